@@ -1,0 +1,84 @@
+//! Errors about the input, always with a place: file, line and column.
+//!
+//! Every problem the tool finds in a record becomes a [`Diagnostic`]; the
+//! CLI prints it as `file:line:col: error: message` and exits with status 2.
+
+use std::fmt;
+
+/// A place in an input: 1-based line and column (columns count characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Place {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// One problem in one input, with its place when it has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: String,
+    pub place: Option<Place>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(file: &str, place: Option<Place>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            file: file.to_owned(),
+            place,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.place {
+            Some(p) => write!(f, "{}:{}:{}: error: {}", self.file, p.line, p.col, self.message),
+            None => write!(f, "{}: error: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// Computes the place of byte `offset` in `bytes`, whose first byte is at
+/// `base` (the place of `bytes[0]` in the whole input).
+///
+/// Columns count UTF-8 characters (continuation bytes are not counted), so a
+/// column points at the character a user sees in an editor.
+pub fn place_of(bytes: &[u8], offset: usize, base: Place) -> Place {
+    let offset = offset.min(bytes.len());
+    let before = &bytes[..offset];
+    let newlines = before.iter().filter(|&&b| b == b'\n').count() as u32;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map(|i| i + 1);
+    let col_bytes = &before[line_start.unwrap_or(0)..];
+    let chars = col_bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32;
+    if newlines == 0 {
+        Place {
+            line: base.line,
+            col: base.col + chars,
+        }
+    } else {
+        Place {
+            line: base.line + newlines,
+            col: 1 + chars,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_count_lines_and_characters() {
+        let b = "ab\nc\u{e9}d\n".as_bytes();
+        let base = Place { line: 1, col: 1 };
+        assert_eq!(place_of(b, 0, base), Place { line: 1, col: 1 });
+        assert_eq!(place_of(b, 3, base), Place { line: 2, col: 1 });
+        // 'd' comes after a two-byte character: column 3.
+        assert_eq!(place_of(b, 6, base), Place { line: 2, col: 3 });
+        let base = Place { line: 10, col: 5 };
+        assert_eq!(place_of(b, 1, base), Place { line: 10, col: 6 });
+    }
+}

@@ -1,0 +1,585 @@
+//! Chess, with shakmaty: start positions (FEN, Chess960), move notation,
+//! and the identity of positions the FIDE Laws use (9.2 of the seed).
+//!
+//! Two positions are the same when the same pieces stand on the same
+//! squares, the same side is to move, the castling *rights* are the same and
+//! the same en passant captures are *legal* (a pawn pinned to its king
+//! cannot take). shakmaty's `PartialEq` for `Chess` and its Zobrist hash in
+//! `EnPassantMode::Legal` are exactly that identity.
+//!
+//! ```
+//! use shakmaty::{Chess, Position};
+//! use verify_claim::game::{Game, chess::ChessGame};
+//! let pos = Chess::default();
+//! let m = ChessGame::parse_written(&pos, "Кf3").unwrap(); // Russian piece letters
+//! assert_eq!(ChessGame::notation(&pos, &m), "Nf3");
+//! ```
+
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
+    attacks,
+    fen::Fen,
+    san::{San, SanError, SanPlus},
+    uci::UciMove,
+    zobrist::Zobrist64,
+};
+
+use super::{Difference, Ending, Game, GameType, MoveError, Side};
+use crate::record::GameRecord;
+
+/// Chess under the FIDE Laws, implemented with shakmaty.
+pub struct ChessGame;
+
+/// How a chess record starts.
+#[derive(Clone, Debug)]
+pub struct Start {
+    pub position: Chess,
+    /// Chess960 (by the Variant tag, or by castling rights in the FEN).
+    pub chess960: bool,
+    /// The game starts from a FEN tag, not the standard position.
+    pub from_fen: bool,
+}
+
+/// The start position of a record, from its `Variant`, `SetUp` and `FEN`
+/// tags. Errors carry the offset of the tag at fault.
+pub fn start_position(record: &GameRecord<'_>) -> Result<Start, (usize, String)> {
+    let mut chess960 = false;
+    if let Some(tag) = record.tag_entry("Variant") {
+        let v = tag.value.trim().to_ascii_lowercase();
+        match v.as_str() {
+            "" | "standard" | "chess" | "normal" | "from position" | "fromposition" => {}
+            "chess960" | "chess 960" | "960" | "fischerandom" | "fischer random" | "fischer random chess"
+            | "frc" | "chess960 (fischerandom)" => chess960 = true,
+            _ => {
+                return Err((
+                    tag.offset,
+                    format!(
+                        "variant '{}' is not chess under the FIDE Laws; verify-claim decides chess (standard and Chess960) and column draughts only",
+                        tag.value
+                    ),
+                ));
+            }
+        }
+    }
+    let Some(fen_tag) = record.tag_entry("FEN") else {
+        if chess960 {
+            return Err((
+                record.offset,
+                "a Chess960 game needs a FEN tag with its start position".to_owned(),
+            ));
+        }
+        return Ok(Start {
+            position: Chess::default(),
+            chess960: false,
+            from_fen: false,
+        });
+    };
+    let text = fen_tag.value.trim();
+    let fen = Fen::from_ascii(text.as_bytes())
+        .map_err(|e| (fen_tag.offset, format!("bad FEN \"{text}\": {e}")))?;
+    // Castling rights written as files (Shredder-FEN) or naming a rook that
+    // is not the outermost mark a Chess960 game.
+    if let Some(castling) = text.split_ascii_whitespace().nth(2) {
+        if castling.chars().any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c)) {
+            chess960 = true;
+        }
+    }
+    let position: Chess = fen
+        .into_position(CastlingMode::Chess960)
+        .map_err(|e| (fen_tag.offset, format!("bad FEN \"{text}\": {e}")))?;
+    if !chess960 && is_chess960_castling(&position) {
+        chess960 = true;
+    }
+    Ok(Start {
+        position,
+        chess960,
+        from_fen: true,
+    })
+}
+
+/// Castling rights with the king or a rook off its standard square.
+fn is_chess960_castling(pos: &Chess) -> bool {
+    let castles = pos.castles();
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if let Some(rook) = castles.rook(color, side) {
+                let (king_sq, rook_sq) = match (color, side) {
+                    (Color::White, CastlingSide::KingSide) => (Square::E1, Square::H1),
+                    (Color::White, CastlingSide::QueenSide) => (Square::E1, Square::A1),
+                    (Color::Black, CastlingSide::KingSide) => (Square::E8, Square::H8),
+                    (Color::Black, CastlingSide::QueenSide) => (Square::E8, Square::A8),
+                };
+                if rook != rook_sq || pos.board().king_of(color) != Some(king_sq) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+fn side(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+/// Replaces zeros in castling (`0-0`, an old and common form) with letters.
+fn castling_with_letters(text: &str) -> Option<String> {
+    let (body, suffix) = match text.find(['+', '#']) {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    };
+    match body {
+        "0-0" => Some(format!("O-O{suffix}")),
+        "0-0-0" => Some(format!("O-O-O{suffix}")),
+        _ => None,
+    }
+}
+
+fn san_to_move(pos: &Chess, san: San, text: &str) -> Result<Move, MoveError> {
+    match san {
+        San::Null => Err(MoveError::Syntax(format!(
+            "'{text}' is a null move, which the Laws do not know; the game cannot be replayed past it"
+        ))),
+        San::Put { .. } => Err(MoveError::Syntax(format!(
+            "'{text}' is a piece drop (crazyhouse), not a chess move"
+        ))),
+        _ => match san.to_move(pos) {
+            Ok(m) => Ok(m),
+            Err(SanError::IllegalSan) => Err(MoveError::Illegal(explain_illegal(pos, san, text))),
+            Err(SanError::AmbiguousSan) => Err(MoveError::Ambiguous(explain_ambiguous(pos, san, text))),
+        },
+    }
+}
+
+fn explain_ambiguous(pos: &Chess, san: San, text: &str) -> String {
+    let moves = pos.legal_moves();
+    let options: Vec<String> = moves
+        .iter()
+        .filter(|m| san.matches(**m))
+        .map(|m| {
+            let from = m.from().map(|s| s.to_string()).unwrap_or_default();
+            format!("{} (from {from})", San::disambiguate(*m, &moves))
+        })
+        .collect();
+    format!("'{text}' is ambiguous: it fits {}", options.join(" and "))
+}
+
+fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
+    let us = pos.turn();
+    let who = side(us).title();
+    match san {
+        San::Castle(cs) => {
+            let wing = match cs {
+                CastlingSide::KingSide => "kingside",
+                CastlingSide::QueenSide => "queenside",
+            };
+            if !pos.castles().has(us, cs) {
+                format!("'{text}' is illegal: {who} no longer has the right to castle {wing}")
+            } else if pos.is_check() {
+                format!("'{text}' is illegal: {who}'s king is in check")
+            } else {
+                format!(
+                    "'{text}' is illegal: castling {wing} is blocked (a square between king and rook is occupied, or the king would pass through or land on an attacked square)"
+                )
+            }
+        }
+        San::Normal { role, to, .. } => {
+            let ours = pos.board().by_piece(role.of(us));
+            if ours.is_empty() {
+                return format!("'{text}' is illegal: {who} has no {}", role_name(role));
+            }
+            // Pieces that could reach the square on an empty-ish board (pseudo-legal).
+            let occupied = pos.board().occupied();
+            let own = pos.us();
+            let mut reach: Vec<Square> = Vec::new();
+            for from in ours {
+                let hits = if role == Role::Pawn {
+                    let push = attacks::pawn_attacks(us, from) | pawn_pushes(us, from, occupied);
+                    push.contains(to)
+                } else {
+                    attacks::attacks(from, role.of(us), occupied).contains(to) && !own.contains(to)
+                };
+                if hits && san.matches_from(from) {
+                    reach.push(from);
+                }
+            }
+            let squares: Vec<String> = ours.into_iter().map(|s| s.to_string()).collect();
+            if reach.is_empty() {
+                format!(
+                    "'{text}' is illegal: no {who} {} can move to {to} ({} on {})",
+                    role_name(role),
+                    if squares.len() == 1 { role_name(role).to_owned() } else { format!("{}s", role_name(role)) },
+                    squares.join(", ")
+                )
+            } else {
+                let froms: Vec<String> = reach.iter().map(|s| s.to_string()).collect();
+                format!(
+                    "'{text}' is illegal: the {} on {} would leave {who}'s king in check (or the capture or promotion written does not fit)",
+                    role_name(role),
+                    froms.join(" / ")
+                )
+            }
+        }
+        _ => format!("'{text}' is not a legal move"),
+    }
+}
+
+fn pawn_pushes(us: Color, from: Square, occupied: shakmaty::Bitboard) -> shakmaty::Bitboard {
+    let mut bb = shakmaty::Bitboard::EMPTY;
+    let step = |s: Square| s.offset(if us == Color::White { 8 } else { -8 });
+    if let Some(one) = step(from) {
+        if !occupied.contains(one) {
+            bb.add(one);
+            let start_rank = if us == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
+            if from.rank() == start_rank {
+                if let Some(two) = step(one) {
+                    if !occupied.contains(two) {
+                        bb.add(two);
+                    }
+                }
+            }
+        }
+    }
+    bb
+}
+
+trait MatchesFrom {
+    fn matches_from(&self, from: Square) -> bool;
+}
+
+impl MatchesFrom for San {
+    fn matches_from(&self, from: Square) -> bool {
+        match *self {
+            San::Normal { file, rank, .. } => {
+                file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
+            }
+            _ => true,
+        }
+    }
+}
+
+/// Replaces Russian piece letters (Кр, Ф, Л, С, К) and capture signs (`:`,
+/// Cyrillic `х`) with the English SAN ones.
+fn latin_notation(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            'К' if chars.peek() == Some(&'р') => {
+                chars.next();
+                out.push('K');
+            }
+            'К' => out.push('N'),
+            'Ф' => out.push('Q'),
+            'Л' => out.push('R'),
+            'С' => out.push('B'),
+            'х' | 'Х' | ':' => out.push('x'),
+            'О' => out.push('O'), // Cyrillic O in castling
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `g1-f3`, `Ng1-f3`, `e7-e8=Q`, `g1f3`, `e7e8q`: a move by its squares.
+fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
+    let b = text.trim_end_matches(['+', '#']).as_bytes();
+    let (role, rest) = match b.first()? {
+        b'K' => (Some(Role::King), &b[1..]),
+        b'Q' => (Some(Role::Queen), &b[1..]),
+        b'R' => (Some(Role::Rook), &b[1..]),
+        b'B' => (Some(Role::Bishop), &b[1..]),
+        b'N' => (Some(Role::Knight), &b[1..]),
+        _ => (None, b),
+    };
+    let square = |s: &[u8]| -> Option<Square> {
+        if s.len() >= 2 {
+            Square::from_ascii(&s[..2]).ok()
+        } else {
+            None
+        }
+    };
+    let from = square(rest)?;
+    let mut rest = &rest[2..];
+    if let Some((&c, r)) = rest.split_first() {
+        if c == b'-' || c == b'x' {
+            rest = r;
+        }
+    }
+    let to = square(rest)?;
+    rest = &rest[2..];
+    if let Some((&b'=', r)) = rest.split_first() {
+        rest = r;
+    }
+    let promotion = match rest {
+        [] => None,
+        [c] => Some(Role::from_char(char::from(*c).to_ascii_lowercase())?),
+        _ => return None,
+    };
+    let found = pos.legal_moves().into_iter().find(|m| {
+        let (mf, mt) = match *m {
+            Move::Castle { king, rook } => {
+                // Written king-to-destination (e1-g1) or king-takes-rook (e1-h1).
+                let dest = Square::from_coords(
+                    if rook.file() > king.file() { shakmaty::File::G } else { shakmaty::File::C },
+                    king.rank(),
+                );
+                if from == king && (to == dest || to == rook) {
+                    return role.is_none_or(|r| r == Role::King) && promotion.is_none();
+                }
+                (king, dest)
+            }
+            _ => (m.from().unwrap_or(m.to()), m.to()),
+        };
+        mf == from && mt == to && m.promotion() == promotion && role.is_none_or(|r| r == m.role())
+    });
+    Some(found.ok_or_else(|| {
+        MoveError::Illegal(format!("'{text}' is illegal: no legal move goes from {from} to {to} here"))
+    }))
+}
+
+impl Game for ChessGame {
+    type Position = Chess;
+    type Move = Move;
+
+    const TYPE: GameType = GameType::Chess;
+
+    fn hash(pos: &Chess) -> u64 {
+        pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+    }
+
+    fn play(pos: &mut Chess, m: &Move, hash: u64) -> u64 {
+        let next = pos.update_zobrist_hash(Zobrist64(hash), *m, EnPassantMode::Legal);
+        pos.play_unchecked(*m);
+        match next {
+            Some(h) => h.0,
+            None => Self::hash(pos),
+        }
+    }
+
+    fn parse_recorded(pos: &Chess, text: &str) -> Result<Move, MoveError> {
+        let owned;
+        let text_for_san = match castling_with_letters(text) {
+            Some(t) => {
+                owned = t;
+                owned.as_str()
+            }
+            None => text,
+        };
+        let san = SanPlus::from_ascii(text_for_san.as_bytes())
+            .map_err(|_| MoveError::Syntax(format!("'{text}' is not a move (nor a move number, NAG, comment or result)")))?
+            .san;
+        san_to_move(pos, san, text)
+    }
+
+    fn parse_written(pos: &Chess, text: &str) -> Result<Move, MoveError> {
+        let trimmed = text.trim().trim_end_matches(['!', '?']);
+        let latin = latin_notation(trimmed);
+        let latin = castling_with_letters(&latin).unwrap_or(latin);
+        // SAN first; "g1f3" also parses as (pawn) SAN, so a SAN that is not
+        // legal still gets a try as a move by its squares.
+        let mut san_error = None;
+        if let Ok(san) = SanPlus::from_ascii(latin.as_bytes()) {
+            match san_to_move(pos, san.san, text) {
+                Ok(m) => return Ok(m),
+                Err(e) => san_error = Some(e),
+            }
+        }
+        // "e8Q": promotion without '='.
+        let b = latin.as_bytes();
+        if b.len() >= 3 && b"QRBN".contains(&b[b.len() - 1]) && b[b.len() - 2].is_ascii_digit() {
+            let with_eq = format!("{}={}", &latin[..latin.len() - 1], &latin[latin.len() - 1..]);
+            if let Ok(san) = SanPlus::from_ascii(with_eq.as_bytes()) {
+                return san_to_move(pos, san.san, text);
+            }
+        }
+        match (parse_long(pos, &latin), san_error) {
+            (Some(Ok(m)), _) => return Ok(m),
+            (_, Some(e)) => return Err(e),
+            (Some(Err(e)), None) => return Err(e),
+            (None, None) => {}
+        }
+        if let Ok(uci) = latin.parse::<UciMove>() {
+            if let Ok(m) = uci.to_move(pos) {
+                return Ok(m);
+            }
+        }
+        Err(MoveError::Syntax(format!(
+            "'{text}' is not a move: write it in SAN (Nf3, exd5, O-O, e8=Q) or by its squares (g1-f3)"
+        )))
+    }
+
+    fn notation(pos: &Chess, m: &Move) -> String {
+        SanPlus::from_move(pos.clone(), *m).to_string()
+    }
+
+    fn is_irreversible(pos: &Chess, m: &Move) -> bool {
+        pos.is_irreversible(*m)
+    }
+
+    fn resets_count(_pos: &Chess, m: &Move) -> bool {
+        m.is_zeroing()
+    }
+
+    fn count_clock(pos: &Chess) -> u32 {
+        pos.halfmoves()
+    }
+
+    fn ending(pos: &Chess) -> Option<Ending> {
+        if pos.legal_moves().is_empty() {
+            Some(if pos.is_check() { Ending::Checkmate } else { Ending::Stalemate })
+        } else if pos.is_insufficient_material() {
+            Some(Ending::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
+
+    fn side_to_move(pos: &Chess) -> Side {
+        side(pos.turn())
+    }
+
+    fn move_number(pos: &Chess) -> u32 {
+        pos.fullmoves().get()
+    }
+
+    fn fen(pos: &Chess) -> String {
+        Fen::from_position(pos, EnPassantMode::Legal).to_string()
+    }
+
+    fn diagram(pos: &Chess) -> String {
+        let mut out = String::new();
+        for rank in (0..8u32).rev() {
+            out.push_str(&format!("  {} ", rank + 1));
+            for file in 0..8u32 {
+                let sq = Square::from_coords(shakmaty::File::new(file), shakmaty::Rank::new(rank));
+                let c = pos.board().piece_at(sq).map_or('.', |p| p.char());
+                out.push(' ');
+                out.push(c);
+            }
+            out.push('\n');
+        }
+        out.push_str("     a b c d e f g h\n");
+        out
+    }
+
+    fn difference(a: &Chess, b: &Chess) -> Option<Difference> {
+        if a.board() != b.board() || a == b {
+            return None;
+        }
+        let mut reasons = Vec::new();
+        if a.turn() != b.turn() {
+            reasons.push("the other side was to move".to_owned());
+        }
+        if a.castles().castling_rights() != b.castles().castling_rights() {
+            let rights = |p: &Chess| {
+                let f = Fen::from_position(p, EnPassantMode::Legal).to_string();
+                f.split(' ').nth(2).unwrap_or("-").to_owned()
+            };
+            reasons.push(format!("castling rights differ ({} then, {} here)", rights(b), rights(a)));
+        }
+        if a.legal_ep_square() != b.legal_ep_square() {
+            match (b.legal_ep_square(), a.legal_ep_square()) {
+                (Some(sq), _) => reasons.push(format!("an en passant capture on {sq} was possible then")),
+                (None, Some(sq)) => reasons.push(format!("an en passant capture on {sq} is possible here")),
+                (None, None) => {}
+            }
+        }
+        Some(Difference {
+            reason: reasons.join("; "),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Chess960).unwrap()
+    }
+
+    #[test]
+    fn written_forms() {
+        let p = Chess::default();
+        for (text, want) in [
+            ("Nf3", "Nf3"),
+            ("Ng1-f3", "Nf3"),
+            ("g1f3", "Nf3"),
+            ("g1-f3", "Nf3"),
+            ("Кf3", "Nf3"),
+            ("e2-e4", "e4"),
+            ("e4!?", "e4"),
+        ] {
+            let m = ChessGame::parse_written(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(ChessGame::notation(&p, &m), want, "{text}");
+        }
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for (text, want) in [("0-0", "O-O"), ("O-O-O", "O-O-O"), ("e1-g1", "O-O"), ("0-0+", "O-O")] {
+            let m = ChessGame::parse_written(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(ChessGame::notation(&p, &m), want, "{text}");
+        }
+        let p = pos("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        for text in ["e8=Q", "e8Q", "e7e8q", "e7-e8=Q", "e8Ф"] {
+            let m = ChessGame::parse_written(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(ChessGame::notation(&p, &m), "e8=Q", "{text}");
+        }
+    }
+
+    #[test]
+    fn illegal_and_ambiguous_written_moves_say_why() {
+        let p = Chess::default();
+        let e = ChessGame::parse_written(&p, "Nf4").unwrap_err();
+        assert!(matches!(e, MoveError::Illegal(ref s) if s.contains("no White knight can move to f4")), "{e}");
+        let e = ChessGame::parse_written(&p, "Qh5").unwrap_err();
+        assert!(e.to_string().contains("queen"), "{e}");
+        let e = ChessGame::parse_written(&p, "O-O").unwrap_err();
+        assert!(e.to_string().contains("blocked"), "{e}");
+        let e = ChessGame::parse_written(&p, "Zz9").unwrap_err();
+        assert!(matches!(e, MoveError::Syntax(_)));
+        let p = pos("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
+        let e = ChessGame::parse_written(&p, "Nd2").unwrap_err();
+        assert!(matches!(e, MoveError::Ambiguous(ref s) if s.contains("Nbd2") && s.contains("Nfd2")), "{e}");
+        // Pinned knight: pseudo-legal but illegal.
+        let p = pos("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1");
+        let e = ChessGame::parse_written(&p, "Nc3").unwrap_err();
+        assert!(e.to_string().contains("in check"), "{e}");
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1");
+        let e = ChessGame::parse_written(&p, "O-O").unwrap_err();
+        assert!(e.to_string().contains("no longer has the right"), "{e}");
+    }
+
+    #[test]
+    fn recorded_moves_are_strict() {
+        let p = Chess::default();
+        assert!(matches!(ChessGame::parse_recorded(&p, "--"), Err(MoveError::Syntax(_))));
+        assert!(matches!(ChessGame::parse_recorded(&p, "Nf9"), Err(MoveError::Syntax(_))));
+        assert!(matches!(ChessGame::parse_recorded(&p, "N@f3"), Err(MoveError::Syntax(_))));
+        assert!(ChessGame::parse_recorded(&p, "Nf3+").is_ok());
+    }
+
+    #[test]
+    fn incremental_hash_matches_full_hash() {
+        let mut p = Chess::default();
+        let mut h = ChessGame::hash(&p);
+        for san in ["e4", "d5", "e5", "f5", "exf6", "Nc6", "Ke2", "Bg4", "Ke1", "Qd6", "Nf3", "O-O-O"] {
+            let m = ChessGame::parse_recorded(&p, san).unwrap();
+            h = ChessGame::play(&mut p, &m, h);
+            assert_eq!(h, ChessGame::hash(&p), "after {san}");
+        }
+    }
+}

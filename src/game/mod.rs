@@ -1,0 +1,160 @@
+//! The rules of play, behind one trait: everything the claim engine needs
+//! to know about a game, and nothing about claims.
+//!
+//! [`chess`] implements it with shakmaty. A second game (column draughts)
+//! implements the same trait; the claim engine in [`crate::claims`] and the
+//! printers in [`crate::report`] are written once over it.
+
+pub mod chess;
+
+use std::fmt;
+
+/// Which game a record is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameType {
+    Chess,
+    ColumnDraughts,
+}
+
+impl GameType {
+    pub fn name(self) -> &'static str {
+        match self {
+            GameType::Chess => "chess",
+            GameType::ColumnDraughts => "column-draughts",
+        }
+    }
+}
+
+/// The two sides. White moves first in both games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+    pub fn title(self) -> &'static str {
+        match self {
+            Side::White => "White",
+            Side::Black => "Black",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a game ends by the position alone (not by a claim).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// Chess: the side to move is checkmated.
+    Checkmate,
+    /// Chess: the side to move has no legal move and is not in check.
+    Stalemate,
+    /// Chess: neither side has mating material (the simple dead position).
+    InsufficientMaterial,
+    /// Draughts: the side to move has no piece on top or cannot move (1.12).
+    NoMoves,
+}
+
+impl Ending {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::InsufficientMaterial => "insufficient-material",
+            Ending::NoMoves => "no-moves",
+        }
+    }
+}
+
+/// Why a written or recorded move was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in this game's notation.
+    Syntax(String),
+    /// A move in the notation, but not legal here; the string says why.
+    Illegal(String),
+    /// Several legal moves fit; the string lists them.
+    Ambiguous(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(s) | MoveError::Illegal(s) | MoveError::Ambiguous(s) => f.write_str(s),
+        }
+    }
+}
+
+/// The ways two positions with the same arrangement of pieces can still be
+/// different positions under the rules (a near miss for repetition).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Difference {
+    pub reason: String,
+}
+
+/// The rules of one game, as the claim engine needs them.
+///
+/// Positions are compared with `PartialEq`, which must be exactly the rules'
+/// identity of positions (for chess: FIDE 9.2, see `chess`). `hash` must be
+/// equal for equal positions; the engine always confirms a hash match with
+/// `==`, so a collision can never create a repetition.
+pub trait Game {
+    type Position: Clone + PartialEq;
+    type Move: Clone;
+
+    const TYPE: GameType;
+
+    /// Full hash of a position.
+    fn hash(pos: &Self::Position) -> u64;
+    /// Plays the legal move `m`, returning the hash of the new position,
+    /// computed incrementally from `hash` where the game can.
+    fn play(pos: &mut Self::Position, m: &Self::Move, hash: u64) -> u64;
+    /// Reads a move as recorded in a game score (the strict notation).
+    fn parse_recorded(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+    /// Reads a move as written on a scoresheet for a claim (the forms
+    /// arbiters meet: the recorded notation plus common variants).
+    fn parse_written(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+    /// The move in the game's standard notation.
+    fn notation(pos: &Self::Position, m: &Self::Move) -> String;
+    /// No position before this move can ever occur again after it.
+    fn is_irreversible(pos: &Self::Position, m: &Self::Move) -> bool;
+    /// The move restarts the move-count rule (chess: pawn move or capture;
+    /// draughts: a change of material).
+    fn resets_count(pos: &Self::Position, m: &Self::Move) -> bool;
+    /// Plies counted towards the move-count rule in this position, including
+    /// any count given by the start position (chess: the halfmove clock).
+    fn count_clock(pos: &Self::Position) -> u32;
+    /// How the position ends the game by itself, if it does.
+    fn ending(pos: &Self::Position) -> Option<Ending>;
+    fn side_to_move(pos: &Self::Position) -> Side;
+    /// The move number of the next move (the fullmove number).
+    fn move_number(pos: &Self::Position) -> u32;
+    /// The position as FEN (or the game's FEN-like text).
+    fn fen(pos: &Self::Position) -> String;
+    /// A small text diagram, White at the bottom.
+    fn diagram(pos: &Self::Position) -> String;
+    /// For positions with the same arrangement of pieces that are still not
+    /// the same position: why. `None` if the arrangements differ or the
+    /// positions are equal.
+    fn difference(a: &Self::Position, b: &Self::Position) -> Option<Difference>;
+}

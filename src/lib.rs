@@ -1,0 +1,10 @@
+//! verify-claim: decide draw claims and check recorded results under the
+//! rules of chess (FIDE Laws) and Russian column draughts.
+//!
+//! The data flow is `input` → `record` → `game` → `claims` → `report`;
+//! see ARCHITECTURE.md for the map.
+#![forbid(unsafe_code)]
+
+pub mod diag;
+pub mod game;
+pub mod record;

@@ -1,0 +1,505 @@
+//! A strict reader for PGN-style records (PGN and PDN share the syntax).
+//!
+//! pgn-reader is fast but drops tokens it cannot parse without a word and
+//! reports no places; an arbiter's tool must do neither, so this reader
+//! keeps the byte offset of every tag and move and fails loudly on anything
+//! it does not understand.
+//!
+//! ```
+//! use verify_claim::record::{Encoding, Reader};
+//! let pgn = b"[White \"A\"]\n\n1. e4 {best} e5 2. Nf3 1-0\n";
+//! let mut reader = Reader::new(pgn, Encoding::Utf8);
+//! let game = reader.next_game().unwrap().unwrap();
+//! assert_eq!(game.tag("White"), Some("A"));
+//! let moves: Vec<&str> = game.moves.iter().map(|m| m.text).collect();
+//! assert_eq!(moves, ["e4", "e5", "Nf3"]);
+//! assert_eq!(game.result.map(|r| r.text), Some("1-0"));
+//! ```
+
+use std::borrow::Cow;
+
+/// How to read tag values that are not valid UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// UTF-8 only: anything else is an error (the default).
+    #[default]
+    Utf8,
+    /// Tag values that are not UTF-8 are read as ISO-8859-1 (the character
+    /// set the PGN standard names, common in old archives).
+    Latin1,
+}
+
+/// A syntax error: byte offset and message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// One tag pair, `[Name "value"]`.
+#[derive(Clone, Debug)]
+pub struct Tag<'a> {
+    pub name: &'a str,
+    pub value: Cow<'a, str>,
+    /// Offset of the opening `[`.
+    pub offset: usize,
+}
+
+/// A token of the movetext that should be a move (the game decides).
+#[derive(Clone, Copy, Debug)]
+pub struct MoveToken<'a> {
+    /// The token, without annotation glyphs (`!`, `?`).
+    pub text: &'a str,
+    pub offset: usize,
+}
+
+/// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`, and the PDN
+/// forms `2-0`, `0-2`, `1-1`).
+#[derive(Clone, Copy, Debug)]
+pub struct ResultToken<'a> {
+    pub text: &'a str,
+    pub offset: usize,
+}
+
+/// One game as read from the record: tags, main-line moves, result.
+/// Variations and comments are skipped (after checking their syntax).
+#[derive(Clone, Debug)]
+pub struct GameRecord<'a> {
+    /// Offset of the game's first byte (its first tag or move).
+    pub offset: usize,
+    pub tags: Vec<Tag<'a>>,
+    pub moves: Vec<MoveToken<'a>>,
+    pub result: Option<ResultToken<'a>>,
+}
+
+impl<'a> GameRecord<'a> {
+    /// The value of the first tag with this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|t| t.name == name).map(|t| &*t.value)
+    }
+
+    /// The first tag with this name, with its offset.
+    pub fn tag_entry(&self, name: &str) -> Option<&Tag<'a>> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+}
+
+/// Reads games one after another from a buffer.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    encoding: Encoding,
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+}
+
+fn is_delimiter(b: u8) -> bool {
+    is_space(b) || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"')
+}
+
+const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
+
+impl<'a> Reader<'a> {
+    /// A reader over `bytes` (a UTF-8 byte order mark at the start is skipped).
+    pub fn new(bytes: &'a [u8], encoding: Encoding) -> Reader<'a> {
+        let pos = if bytes.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        Reader {
+            bytes,
+            pos,
+            encoding,
+        }
+    }
+
+    /// The offset where the next game will be looked for.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Reads the next game: `None` at the end of the input. After an error
+    /// the reader has skipped to the next line that starts a tag, so reading
+    /// can go on with the next game.
+    pub fn next_game(&mut self) -> Option<Result<GameRecord<'a>, SyntaxError>> {
+        self.skip_space_and_comments_between_games();
+        if self.pos >= self.bytes.len() {
+            return None;
+        }
+        let start = self.pos;
+        let result = self.read_game(start);
+        if result.is_err() {
+            self.resync();
+        }
+        Some(result)
+    }
+
+    /// Skips to the start of the next line that begins with `[`.
+    fn resync(&mut self) {
+        let b = self.bytes;
+        let mut i = self.pos.max(1);
+        while i < b.len() {
+            if b[i] == b'[' && b[i - 1] == b'\n' {
+                self.pos = i;
+                return;
+            }
+            i += 1;
+        }
+        self.pos = b.len();
+    }
+
+    fn skip_space_and_comments_between_games(&mut self) {
+        let b = self.bytes;
+        loop {
+            while self.pos < b.len() && is_space(b[self.pos]) {
+                self.pos += 1;
+            }
+            if self.pos >= b.len() {
+                return;
+            }
+            match b[self.pos] {
+                b'%' if self.at_line_start(self.pos) => self.skip_line(),
+                b';' => self.skip_line(),
+                _ => return,
+            }
+        }
+    }
+
+    fn at_line_start(&self, i: usize) -> bool {
+        i == 0 || self.bytes[i - 1] == b'\n'
+    }
+
+    fn skip_line(&mut self) {
+        let b = self.bytes;
+        while self.pos < b.len() && b[self.pos] != b'\n' {
+            self.pos += 1;
+        }
+    }
+
+    fn err<T>(&self, offset: usize, message: impl Into<String>) -> Result<T, SyntaxError> {
+        Err(SyntaxError {
+            offset,
+            message: message.into(),
+        })
+    }
+
+    fn read_game(&mut self, start: usize) -> Result<GameRecord<'a>, SyntaxError> {
+        let mut game = GameRecord {
+            offset: start,
+            tags: Vec::new(),
+            moves: Vec::new(),
+            result: None,
+        };
+        let b = self.bytes;
+        // Tag section.
+        loop {
+            self.skip_space_and_comments_between_games();
+            if self.pos < b.len() && b[self.pos] == b'[' {
+                let tag = self.read_tag()?;
+                game.tags.push(tag);
+            } else {
+                break;
+            }
+        }
+        // Movetext.
+        loop {
+            while self.pos < b.len() && is_space(b[self.pos]) {
+                self.pos += 1;
+            }
+            if self.pos >= b.len() {
+                return Ok(game);
+            }
+            let at = self.pos;
+            match b[at] {
+                0 => return self.err(at, "binary data (a NUL byte): this is not a PGN record"),
+                b'{' => self.skip_comment()?,
+                b';' => self.skip_line(),
+                b'%' if self.at_line_start(at) => self.skip_line(),
+                b'(' => self.skip_variation()?,
+                b')' => return self.err(at, "')' with no variation open"),
+                b'}' => return self.err(at, "'}' with no comment open"),
+                b']' => return self.err(at, "']' outside a tag"),
+                b'"' => return self.err(at, "a string ('\"') in the movetext"),
+                b'[' => {
+                    // A new tag section: this game had no termination marker.
+                    return Ok(game);
+                }
+                b'$' => {
+                    let mut i = at + 1;
+                    while i < b.len() && b[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    if i == at + 1 {
+                        return self.err(at, "'$' not followed by a NAG number");
+                    }
+                    self.pos = i;
+                }
+                _ => {
+                    if let Some(result) = self.read_word(&mut game)? {
+                        game.result = Some(result);
+                        return Ok(game);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads one word of movetext: a move number, a move or a result.
+    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Result<Option<ResultToken<'a>>, SyntaxError> {
+        let b = self.bytes;
+        let at = self.pos;
+        let mut end = at;
+        while end < b.len() && !is_delimiter(b[end]) {
+            end += 1;
+        }
+        let word = &b[at..end];
+        if let Some(r) = RESULTS.iter().find(|r| r.as_bytes() == word) {
+            self.pos = end;
+            return Ok(Some(ResultToken { text: r, offset: at }));
+        }
+        if word[0].is_ascii_digit() && !word.starts_with(b"0-0") {
+            // A move number: digits then dots; a move may follow at once ("1.e4").
+            let mut i = at;
+            while i < end && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let digits_end = i;
+            while i < end && b[i] == b'.' {
+                i += 1;
+            }
+            if i == digits_end {
+                // Digits with no dots: PDN allows numeric squares in other
+                // games, but none of ours; and "12" alone is no element.
+                if i == end {
+                    return self.err(at, format!("'{}' is not a move, a move number or a result", lossy(word)));
+                }
+                // Something like "1-2" or "3x": hand it to the game as a move
+                // token so the game says why it is not a move.
+            } else {
+                self.pos = i;
+                return Ok(None);
+            }
+        }
+        // Annotation glyphs glued to a move ("e4!?") are part of the import
+        // format; they carry no rules meaning.
+        let mut text_end = end;
+        while text_end > at && matches!(b[text_end - 1], b'!' | b'?') {
+            text_end -= 1;
+        }
+        if text_end == at {
+            // A lone "!" or "?!" annotation.
+            self.pos = end;
+            return Ok(None);
+        }
+        let text = match std::str::from_utf8(&b[at..text_end]) {
+            Ok(t) => t,
+            Err(_) => return self.err(at, format!("'{}' is not a move (bytes that are not UTF-8)", lossy(word))),
+        };
+        game.moves.push(MoveToken { text, offset: at });
+        self.pos = end;
+        Ok(None)
+    }
+
+    fn read_tag(&mut self) -> Result<Tag<'a>, SyntaxError> {
+        let b = self.bytes;
+        let open = self.pos;
+        let mut i = open + 1;
+        let line_end = b[i.min(b.len())..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| i + p);
+        while i < line_end && is_space(b[i]) {
+            i += 1;
+        }
+        let name_start = i;
+        while i < line_end && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if i == name_start {
+            return self.err(open, "a tag without a name (expected [Name \"value\"])");
+        }
+        // Checked ASCII above, so this cannot fail; still no unwrap on input.
+        let name = std::str::from_utf8(&b[name_start..i]).unwrap_or("?");
+        while i < line_end && is_space(b[i]) {
+            i += 1;
+        }
+        if i >= line_end || b[i] != b'"' {
+            return self.err(open, format!("tag [{name} ...] has no quoted value (expected [{name} \"value\"])"));
+        }
+        i += 1;
+        let value_start = i;
+        let mut escaped = false;
+        let mut has_escape = false;
+        loop {
+            if i >= line_end {
+                return self.err(open, format!("unterminated tag [{name} ...]: no closing '\"' on its line"));
+            }
+            match b[i] {
+                0 => return self.err(i, "binary data (a NUL byte) in a tag value"),
+                b'\\' if !escaped => {
+                    escaped = true;
+                    has_escape = true;
+                }
+                b'"' if !escaped => break,
+                _ => escaped = false,
+            }
+            i += 1;
+        }
+        let raw = &b[value_start..i];
+        i += 1;
+        while i < line_end && is_space(b[i]) {
+            i += 1;
+        }
+        if i >= line_end || b[i] != b']' {
+            return self.err(open, format!("unterminated tag [{name} ...]: no closing ']'"));
+        }
+        self.pos = i + 1;
+        let value = self.decode_value(raw, value_start, name)?;
+        let value = if has_escape {
+            Cow::Owned(value.replace("\\\"", "\"").replace("\\\\", "\\"))
+        } else {
+            value
+        };
+        Ok(Tag {
+            name,
+            value,
+            offset: open,
+        })
+    }
+
+    fn decode_value(&self, raw: &'a [u8], offset: usize, name: &str) -> Result<Cow<'a, str>, SyntaxError> {
+        match std::str::from_utf8(raw) {
+            Ok(s) => Ok(Cow::Borrowed(s)),
+            Err(e) => match self.encoding {
+                Encoding::Latin1 => Ok(Cow::Owned(raw.iter().map(|&c| c as char).collect())),
+                Encoding::Utf8 => {
+                    let bad = offset + e.valid_up_to();
+                    self.err(
+                        bad,
+                        format!(
+                            "tag {name} is not UTF-8 (byte 0x{:02X}); old archives are often Latin-1: re-run with --encoding latin1",
+                            raw[e.valid_up_to()]
+                        ),
+                    )
+                }
+            },
+        }
+    }
+
+    fn skip_comment(&mut self) -> Result<(), SyntaxError> {
+        let b = self.bytes;
+        let open = self.pos;
+        match b[open + 1..].iter().position(|&c| c == b'}') {
+            Some(p) => {
+                self.pos = open + 1 + p + 1;
+                Ok(())
+            }
+            None => self.err(open, "unterminated comment: '{' with no closing '}'"),
+        }
+    }
+
+    fn skip_variation(&mut self) -> Result<(), SyntaxError> {
+        let b = self.bytes;
+        let open = self.pos;
+        let mut depth = 0usize;
+        while self.pos < b.len() {
+            match b[self.pos] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        return Ok(());
+                    }
+                }
+                b'{' => {
+                    self.skip_comment()?;
+                    continue;
+                }
+                b';' => self.skip_line(),
+                b'[' if self.at_line_start(self.pos) => break,
+                0 => return self.err(self.pos, "binary data (a NUL byte): this is not a PGN record"),
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        self.err(open, "unterminated variation: '(' with no closing ')'")
+    }
+}
+
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(s: &str) -> Vec<Result<GameRecord<'_>, SyntaxError>> {
+        let mut r = Reader::new(s.as_bytes(), Encoding::Utf8);
+        std::iter::from_fn(|| r.next_game()).collect()
+    }
+
+    fn moves<'a>(g: &GameRecord<'a>) -> Vec<&'a str> {
+        g.moves.iter().map(|m| m.text).collect()
+    }
+
+    #[test]
+    fn reads_moves_numbers_comments_variations_nags() {
+        let games = read_all("[A \"b\"]\n1.e4 e5 $1 2. Nf3!? {c (d} (2. f4 {x} (2. d4)) 2... Nc6; rest\n3. O-O 0-0 1/2-1/2");
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(moves(g), ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0"]);
+        assert_eq!(g.result.unwrap().text, "1/2-1/2");
+    }
+
+    #[test]
+    fn two_games_and_missing_result() {
+        let games = read_all("[A \"1\"]\n1. e4\n\n[A \"2\"]\n1. d4 *\n");
+        assert_eq!(games.len(), 2);
+        assert!(games[0].as_ref().unwrap().result.is_none());
+        assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+    }
+
+    #[test]
+    fn errors_carry_offsets() {
+        let src = "[A \"1\"]\n1. e4 {open";
+        let e = read_all(src).remove(0).unwrap_err();
+        assert_eq!(e.offset, src.find('{').unwrap());
+        let e = read_all("[A \"1]\n1. e4 *").remove(0).unwrap_err();
+        assert!(e.message.contains("unterminated tag"), "{}", e.message);
+        let e = read_all("1. e4 ) *").remove(0).unwrap_err();
+        assert!(e.message.contains("')'"));
+        let e = read_all("1. e4 (e5 *").remove(0).unwrap_err();
+        assert!(e.message.contains("unterminated variation"));
+        let e = read_all("1. e4 12 *").remove(0).unwrap_err();
+        assert!(e.message.contains("'12'"));
+    }
+
+    #[test]
+    fn latin1_tags() {
+        let bytes = b"[White \"M\xfcller\"]\n1. e4 *";
+        let mut r = Reader::new(bytes, Encoding::Utf8);
+        let e = r.next_game().unwrap().unwrap_err();
+        assert_eq!(e.offset, 9);
+        assert!(e.message.contains("--encoding latin1"));
+        let mut r = Reader::new(bytes, Encoding::Latin1);
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(g.tag("White"), Some("M\u{fc}ller"));
+    }
+
+    #[test]
+    fn escapes_in_tag_values() {
+        let games = read_all("[Event \"a \\\"b\\\" \\\\ c\"]\n*");
+        assert_eq!(games[0].as_ref().unwrap().tag("Event"), Some("a \"b\" \\ c"));
+    }
+
+    #[test]
+    fn resyncs_after_error() {
+        let games = read_all("[A \"1\"]\n1. e4 }\n\n[A \"2\"]\n1. d4 *\n");
+        assert!(games[0].is_err());
+        assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+    }
+}
