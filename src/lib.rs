@@ -8,3 +8,8 @@
 pub mod diag;
 pub mod game;
 pub mod record;
+pub mod claims;
+pub mod laws;
+pub mod report;
+pub mod cli;
+pub mod input;

@@ -358,6 +358,21 @@ impl Game for ChessGame {
 
     const TYPE: GameType = GameType::Chess;
 
+    fn start_position(record: &GameRecord<'_>) -> Result<(Chess, Vec<String>), (usize, String)> {
+        let start = start_position(record)?;
+        let mut notes = Vec::new();
+        if start.chess960 {
+            notes.push("Chess960 game (castling as in the Chess960 rules)".to_owned());
+        }
+        if start.from_fen {
+            notes.push(format!(
+                "the game starts from the FEN {}; positions before it are unknown and count for nothing",
+                Self::fen(&start.position)
+            ));
+        }
+        Ok((start.position, notes))
+    }
+
     fn hash(pos: &Chess) -> u64 {
         pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
     }

@@ -120,10 +120,14 @@ pub struct Difference {
 /// `==`, so a collision can never create a repetition.
 pub trait Game {
     type Position: Clone + PartialEq;
-    type Move: Clone;
+    type Move: Clone + PartialEq;
 
     const TYPE: GameType;
 
+    /// The start position of a record (from its tags), with notes for the
+    /// reader ("Chess960", "starts from a FEN"). Errors carry the byte
+    /// offset of the tag at fault.
+    fn start_position(record: &crate::record::GameRecord<'_>) -> Result<(Self::Position, Vec<String>), (usize, String)>;
     /// Full hash of a position.
     fn hash(pos: &Self::Position) -> u64;
     /// Plays the legal move `m`, returning the hash of the new position,

@@ -1,0 +1,392 @@
+//! The claim engine, written once for every game: repetition and
+//! move-count tracking, the claim forms, and game-over detection.
+//!
+//! It reads the rules of play through [`Game`] and the articles and numbers
+//! through [`Rulebook`]; it produces a [`Verdict`], which the printers in
+//! [`crate::report`] render.
+
+pub mod replay;
+
+use serde::Serialize;
+
+use crate::game::{Difference, Ending, Game, Side};
+use crate::laws::{Penalty, Rulebook, TimeClass};
+pub use replay::{Replay, ReplayError};
+
+/// Which rules a claim is made under (`--claim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimKind {
+    Repetition,
+    Count,
+    Any,
+}
+
+/// Why the game was already over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameOverReason {
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    FivefoldRepetition,
+    SeventyFiveMove,
+    /// Draughts: the player to move cannot move and has lost (1.12).
+    NoMoves,
+}
+
+impl GameOverReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            GameOverReason::Checkmate => "checkmate",
+            GameOverReason::Stalemate => "stalemate",
+            GameOverReason::InsufficientMaterial => "insufficient material (no sequence of legal moves can lead to checkmate)",
+            GameOverReason::FivefoldRepetition => "fivefold repetition",
+            GameOverReason::SeventyFiveMove => "the 75-move rule",
+            GameOverReason::NoMoves => "the player to move cannot move",
+        }
+    }
+}
+
+/// The first point where the game ended by itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameOver {
+    pub reason: GameOverReason,
+    pub ply: usize,
+    pub article: &'static str,
+}
+
+/// The first ply ≤ `upto` at which the game was over by the position alone.
+///
+/// Checkmate takes precedence over the 75-move rule at the same ply (9.6.2).
+pub fn first_game_over<G: Game>(replay: &Replay<G>, rules: &Rulebook, upto: usize) -> Option<GameOver> {
+    for p in 0..=upto.min(replay.len()) {
+        if let Some(over) = game_over_at(replay, rules, p) {
+            return Some(over);
+        }
+    }
+    None
+}
+
+fn game_over_at<G: Game>(replay: &Replay<G>, rules: &Rulebook, p: usize) -> Option<GameOver> {
+    let pos = &replay.positions[p];
+    let ending = G::ending(pos);
+    if let Some(e) = ending {
+        let reason = match e {
+            Ending::Checkmate => GameOverReason::Checkmate,
+            Ending::Stalemate => GameOverReason::Stalemate,
+            Ending::InsufficientMaterial => GameOverReason::InsufficientMaterial,
+            Ending::NoMoves => GameOverReason::NoMoves,
+        };
+        return Some(GameOver {
+            reason,
+            ply: p,
+            article: rules.ending_article(e),
+        });
+    }
+    let auto = rules.automatic.as_ref()?;
+    let reps = if auto.consecutive {
+        // fide-2014: the position stood at every second move of each
+        // player, five times in a row (every four plies).
+        let mut n = 1;
+        let mut q = p;
+        while n < auto.repetitions && q >= 4 && q - 4 >= replay.since[p] {
+            q -= 4;
+            if replay.hashes[q] == replay.hashes[p] && replay.positions[q] == *pos {
+                n += 1;
+            } else {
+                break;
+            }
+        }
+        n
+    } else {
+        (replay.since[p]..=p)
+            .filter(|&q| replay.hashes[q] == replay.hashes[p] && replay.positions[q] == *pos)
+            .count() as u32
+    };
+    if reps >= auto.repetitions {
+        return Some(GameOver {
+            reason: GameOverReason::FivefoldRepetition,
+            ply: p,
+            article: auto.repetition_article,
+        });
+    }
+    if G::count_clock(pos) >= auto.count_plies {
+        return Some(GameOver {
+            reason: GameOverReason::SeventyFiveMove,
+            ply: p,
+            article: auto.count_article,
+        });
+    }
+    None
+}
+
+/// A claim to decide.
+#[derive(Clone, Debug)]
+pub struct ClaimRequest<'a> {
+    /// The claim point: plies played from the start position.
+    pub ply: usize,
+    /// The move written on the scoresheet and not played.
+    pub written: Option<&'a str>,
+    pub kind: ClaimKind,
+    /// Who made the claim, when the user says.
+    pub claimant: Option<Side>,
+}
+
+/// Whether a ground stands on the board or needs the written move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    OnTheBoard,
+    WrittenMove,
+}
+
+/// One rule under which the claim is valid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ground {
+    pub rule: &'static str,
+    pub article: &'static str,
+    /// Repetition: the plies after which the position stood (the written
+    /// move's ply is `ply + 1`). Move count: the ply where the count began
+    /// and the ply that completes it.
+    pub plies: Vec<usize>,
+    pub form: Form,
+}
+
+/// A position with the same arrangement of pieces that is not the same
+/// position, and so does not count.
+#[derive(Clone, Debug, Serialize)]
+pub struct NearMiss {
+    pub ply: usize,
+    /// Which position it resembles: the claim position or the one after the
+    /// written move.
+    pub of: Form,
+    pub reason: String,
+}
+
+/// The move count behind a count claim (fifty moves, unchanged material).
+#[derive(Clone, Debug, Serialize)]
+pub struct CountEvidence {
+    /// Plies counted at the claim point.
+    pub plies: u32,
+    /// Of those, how many the start position (a FEN clock) supplied.
+    pub from_start_position: u32,
+    /// The ply after which the count began (the last resetting move, or 0).
+    pub since_ply: usize,
+    /// Plies counted after the written move (None: no written move, or it
+    /// resets the count).
+    pub with_written_move: Option<u32>,
+    /// Plies the rule needs.
+    pub needed: u32,
+}
+
+/// The decision on a claim, with its evidence.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    pub ply: usize,
+    /// The player having the move at the claim point.
+    pub claimant: Side,
+    /// The claimant named by the user, if any.
+    pub claimed_by: Option<Side>,
+    /// The written move in the game's notation.
+    pub written_move: Option<String>,
+    pub valid: bool,
+    pub grounds: Vec<Ground>,
+    pub game_over: Option<GameOver>,
+    /// Why the claim fails (empty when valid).
+    pub reasons: Vec<String>,
+    /// The plies at which the claim position stood.
+    pub repetitions: Vec<usize>,
+    /// The plies at which the position after the written move stood,
+    /// including `ply + 1`.
+    pub repetitions_written: Vec<usize>,
+    pub near_misses: Vec<NearMiss>,
+    pub count: CountEvidence,
+    /// The written move would end the game (checkmate, stalemate).
+    pub written_ending: Option<Ending>,
+    pub penalty: Option<Penalty>,
+}
+
+/// Decides a claim at `req.ply` of a replayed game.
+///
+/// Errors: the written move is not a legal move (the message says why).
+pub fn decide<G: Game>(
+    replay: &Replay<G>,
+    rules: &Rulebook,
+    time: Option<TimeClass>,
+    req: &ClaimRequest<'_>,
+) -> Result<Verdict, crate::game::MoveError> {
+    let p = req.ply.min(replay.len());
+    let pos = &replay.positions[p];
+    let claimant = G::side_to_move(pos);
+    let game_over = first_game_over(replay, rules, p);
+
+    // The written move: parsed and played on a copy.
+    let mut written = None;
+    if let Some(text) = req.written {
+        match G::parse_written(pos, text) {
+            Ok(m) => {
+                let mut next = pos.clone();
+                let hash = G::play(&mut next, &m, replay.hashes[p]);
+                written = Some((m, next, hash));
+            }
+            // After the game ended no move is legal: the claim fails on that
+            // ground, not on the written move.
+            Err(_) if game_over.is_some() => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let written_move = match (&written, req.written) {
+        (Some((m, _, _)), _) => Some(G::notation(pos, m)),
+        (None, Some(t)) => Some(t.to_owned()),
+        (None, None) => None,
+    };
+
+    let repetitions = replay.occurrences(pos, replay.hashes[p], p);
+    let repetitions_written = match &written {
+        Some((_, next, hash)) => {
+            let mut v = replay.occurrences(next, *hash, p);
+            v.push(p + 1);
+            v
+        }
+        None => Vec::new(),
+    };
+
+    let clock = G::count_clock(pos);
+    let from_start = clock.saturating_sub(p as u32);
+    let since_ply = p - (clock - from_start) as usize;
+    let with_written = written
+        .as_ref()
+        .filter(|(m, _, _)| !G::resets_count(pos, m))
+        .map(|_| clock + 1);
+    let count = CountEvidence {
+        plies: clock,
+        from_start_position: from_start,
+        since_ply,
+        with_written_move: with_written,
+        needed: rules.count_plies,
+    };
+
+    let mut grounds = Vec::new();
+    let wants_rep = req.kind != ClaimKind::Count;
+    let wants_count = req.kind != ClaimKind::Repetition;
+    if wants_rep && repetitions.len() >= 3 {
+        grounds.push(Ground {
+            rule: rules.repetition_rule,
+            article: rules.repetition.board,
+            plies: repetitions.clone(),
+            form: Form::OnTheBoard,
+        });
+    }
+    if let (true, Some(article)) = (wants_rep && repetitions_written.len() >= 3, rules.repetition.written) {
+        grounds.push(Ground {
+            rule: rules.repetition_rule,
+            article,
+            plies: repetitions_written.clone(),
+            form: Form::WrittenMove,
+        });
+    }
+    if wants_count && clock >= rules.count_plies {
+        grounds.push(Ground {
+            rule: rules.count_rule,
+            article: rules.count.board,
+            plies: vec![since_ply, p],
+            form: Form::OnTheBoard,
+        });
+    }
+    if let (true, Some(article), Some(n)) = (wants_count, rules.count.written, with_written) {
+        if n >= rules.count_plies {
+            grounds.push(Ground {
+                rule: rules.count_rule,
+                article,
+                plies: vec![since_ply, p + 1],
+                form: Form::WrittenMove,
+            });
+        }
+    }
+
+    let mut reasons = Vec::new();
+    if let Some(over) = &game_over {
+        reasons.push(format!(
+            "the game had already ended at ply {} by {} ({}); no claim can be made after that",
+            over.ply,
+            over.reason.name(),
+            over.article
+        ));
+        grounds.clear();
+    }
+    if let Some(by) = req.claimant {
+        if by != claimant {
+            reasons.push(format!(
+                "{} claimed, but {} had the move: only the player having the move may claim ({})",
+                by.title(),
+                claimant.title(),
+                rules.claimant_article
+            ));
+            grounds.clear();
+        }
+    }
+    if reasons.is_empty() && grounds.is_empty() {
+        if wants_rep {
+            reasons.push(match &written {
+                Some(_) => format!(
+                    "the position on the board has stood {} time(s) and the position after the written move would stand {} time(s); three are needed",
+                    repetitions.len(),
+                    repetitions_written.len()
+                ),
+                None => format!("the position on the board has stood {} time(s); three are needed", repetitions.len()),
+            });
+        }
+        if wants_count {
+            let half = |n: u32| if n % 2 == 0 { format!("{}", n / 2) } else { format!("{:.1}", n as f32 / 2.0) };
+            reasons.push(match with_written {
+                Some(n) => format!(
+                    "{} move(s) counted with the written move ({} plies); the rule needs {}",
+                    half(n),
+                    n,
+                    rules.count_words
+                ),
+                None => format!(
+                    "{} move(s) counted ({} plies); the rule needs {}",
+                    half(clock),
+                    clock,
+                    rules.count_words
+                ),
+            });
+        }
+    }
+
+    let near_misses = if wants_rep { near_misses(replay, p, written.as_ref().map(|w| &w.1)) } else { Vec::new() };
+    let written_ending = written.as_ref().and_then(|(_, next, _)| G::ending(next));
+    let valid = !grounds.is_empty();
+    let penalty = (!valid && game_over.is_none()).then(|| rules.penalty(time, written_move.as_deref()));
+    Ok(Verdict {
+        ply: p,
+        claimant,
+        claimed_by: req.claimant,
+        written_move,
+        valid,
+        grounds,
+        game_over,
+        reasons,
+        repetitions,
+        repetitions_written,
+        near_misses,
+        count,
+        written_ending,
+        penalty,
+    })
+}
+
+fn near_misses<G: Game>(replay: &Replay<G>, p: usize, written: Option<&G::Position>) -> Vec<NearMiss> {
+    let mut out = Vec::new();
+    let targets = [(Some(&replay.positions[p]), Form::OnTheBoard), (written, Form::WrittenMove)];
+    for (target, of) in targets {
+        let Some(target) = target else { continue };
+        for q in 0..=p {
+            if let Some(Difference { reason }) = G::difference(target, &replay.positions[q]) {
+                out.push(NearMiss { ply: q, of, reason });
+            }
+        }
+    }
+    out
+}

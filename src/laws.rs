@@ -1,0 +1,366 @@
+//! The rulebooks: which article says what, edition by edition.
+//!
+//! The claim engine never hard-codes an article or a number of moves: it
+//! reads them from a [`Rulebook`], built here from a FIDE edition for chess
+//! (and, for column draughts, from the St Petersburg rules).
+//!
+//! Article numbers: fide-2009 uses the numbering of the seed text (the
+//! Russian 2011 order, 9.2.1/9.2.2/9.3.1/9.3.2; the English 2009 text letters
+//! the same paragraphs 9.2(a)/(b)); fide-2014 the lettered numbering of that
+//! edition (9.2.a, 9.6.a, ...); fide-2018 and fide-2023 the decimal one
+//! (9.2.1.1, 9.6.1, 5.2.2).
+
+use serde::Serialize;
+
+use crate::game::{Ending, GameType};
+
+/// A FIDE edition of the Laws of Chess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum Edition {
+    #[serde(rename = "fide-2009")]
+    Fide2009,
+    #[serde(rename = "fide-2014")]
+    Fide2014,
+    #[serde(rename = "fide-2018")]
+    Fide2018,
+    #[serde(rename = "fide-2023")]
+    Fide2023,
+}
+
+impl Edition {
+    pub const ALL: [Edition; 4] = [Edition::Fide2009, Edition::Fide2014, Edition::Fide2018, Edition::Fide2023];
+    pub const NEWEST: Edition = Edition::Fide2023;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Edition::Fide2009 => "fide-2009",
+            Edition::Fide2014 => "fide-2014",
+            Edition::Fide2018 => "fide-2018",
+            Edition::Fide2023 => "fide-2023",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Edition> {
+        Edition::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The date (y, m, d) from which the edition is in force.
+    pub fn in_force_from(self) -> (u32, u32, u32) {
+        match self {
+            Edition::Fide2009 => (2009, 7, 1),
+            Edition::Fide2014 => (2014, 7, 1),
+            Edition::Fide2018 => (2018, 1, 1),
+            Edition::Fide2023 => (2023, 1, 1),
+        }
+    }
+
+    fn in_force_on(date: (u32, u32, u32)) -> Edition {
+        Edition::ALL
+            .into_iter()
+            .rev()
+            .find(|e| e.in_force_from() <= date)
+            .unwrap_or(Edition::Fide2009)
+    }
+
+    /// The edition for a game's `Date` tag (`YYYY.MM.DD`, parts may be
+    /// `??`), with a sentence saying how it was chosen when that is not
+    /// simply "in force on the game's date".
+    pub fn for_date(date: Option<&str>) -> (Edition, Option<String>) {
+        let Some(date) = date else {
+            return (
+                Edition::NEWEST,
+                Some(format!("the record has no Date tag: the newest edition ({}) applied", Edition::NEWEST.name())),
+            );
+        };
+        let parts: Vec<&str> = date.trim().split(['.', '-', '/']).collect();
+        let num = |i: usize| parts.get(i).and_then(|p| p.parse::<u32>().ok());
+        let (y, m, d) = (num(0), num(1), num(2));
+        let edition = match (y, m, d) {
+            (Some(y), Some(m), Some(d)) if (1..=12).contains(&m) && (1..=31).contains(&d) => {
+                Some((Edition::in_force_on((y, m, d)), None))
+            }
+            (Some(y), m, _) => {
+                // Partial date: enough when the whole year (or month) lies in one edition.
+                let first = Edition::in_force_on((y, m.unwrap_or(1), 1));
+                let last = Edition::in_force_on((y, m.unwrap_or(12), 31));
+                (first == last).then(|| {
+                    (first, Some(format!("the Date tag \"{date}\" is partial; every day it allows falls under {}", first.name())))
+                })
+            }
+            _ => None,
+        };
+        match edition {
+            Some((e, note)) if (y.unwrap_or(0), m.unwrap_or(12), d.unwrap_or(31)) < Edition::Fide2009.in_force_from() => (
+                e,
+                Some(format!(
+                    "{}the game predates the 2009 Laws; the oldest edition the tool knows (fide-2009) applied",
+                    note.map(|n| n + "; ").unwrap_or_default()
+                )),
+            ),
+            Some(found) => found,
+            None => (
+                Edition::NEWEST,
+                Some(format!(
+                    "the Date tag \"{date}\" does not decide the edition: the newest edition ({}) applied",
+                    Edition::NEWEST.name()
+                )),
+            ),
+        }
+    }
+}
+
+/// How a game is timed, from the PGN `TimeControl` tag (FIDE: standard when
+/// the time for 60 moves is 60 minutes or more, blitz at 10 minutes or less,
+/// rapid in between).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeClass {
+    Standard,
+    Rapid,
+    Blitz,
+}
+
+impl TimeClass {
+    /// Reads `TimeControl` values such as `5400+30`, `40/7200:3600`, `300`.
+    pub fn from_tag(tc: Option<&str>) -> Option<TimeClass> {
+        let first = tc?.trim().split(':').next()?;
+        let period = first.rsplit('/').next()?;
+        let (base, inc) = match period.split_once('+') {
+            Some((b, i)) => (b.parse::<f64>().ok()?, i.parse::<f64>().ok()?),
+            None => (period.parse::<f64>().ok()?, 0.0),
+        };
+        let total = base + 60.0 * inc;
+        Some(if total >= 3600.0 {
+            TimeClass::Standard
+        } else if total > 600.0 {
+            TimeClass::Rapid
+        } else {
+            TimeClass::Blitz
+        })
+    }
+}
+
+/// What the rulebook says about one kind of draw claim.
+#[derive(Clone, Debug)]
+pub struct ClaimArticles {
+    /// Claim with a move written but not played.
+    pub written: Option<&'static str>,
+    /// Claim on the position on the board.
+    pub board: &'static str,
+}
+
+/// A rule that ends the game by itself (no claim needed).
+#[derive(Clone, Debug)]
+pub struct AutomaticDraws {
+    /// Fivefold repetition: occurrences needed.
+    pub repetitions: u32,
+    /// fide-2014: the occurrences must be consecutive alternate moves.
+    pub consecutive: bool,
+    pub repetition_article: &'static str,
+    /// The 75-move rule, in plies.
+    pub count_plies: u32,
+    pub count_article: &'static str,
+}
+
+/// The penalty for an incorrect claim.
+#[derive(Clone, Debug, Serialize)]
+pub struct Penalty {
+    pub article: &'static str,
+    /// Minutes added to the opponent's clock, when the rulebook says.
+    pub minutes_added: Option<u32>,
+    /// The sentence an arbiter would say.
+    pub text: String,
+}
+
+/// Everything about draws the claim engine needs from one rulebook.
+#[derive(Clone, Debug)]
+pub struct Rulebook {
+    /// `fide-2023`, `spb-column-draughts`, ...
+    pub name: &'static str,
+    pub edition: Option<Edition>,
+    pub game: GameType,
+    pub repetition_rule: &'static str,
+    pub repetition: ClaimArticles,
+    pub identity_article: &'static str,
+    /// `fifty-move` (chess) or `unchanged-material` (draughts).
+    pub count_rule: &'static str,
+    pub count: ClaimArticles,
+    /// Plies without a count reset that make the claim valid.
+    pub count_plies: u32,
+    /// How the count is said to a person ("50 moves by each player").
+    pub count_words: &'static str,
+    pub automatic: Option<AutomaticDraws>,
+    /// Who may claim: "the player having the move".
+    pub claimant_article: &'static str,
+}
+
+impl Rulebook {
+    pub fn fide(edition: Edition) -> Rulebook {
+        let (rep, fifty, identity, automatic) = match edition {
+            Edition::Fide2009 => (("9.2.1", "9.2.2"), ("9.3.1", "9.3.2"), "9.2", None),
+            Edition::Fide2014 => (
+                ("9.2.a", "9.2.b"),
+                ("9.3.a", "9.3.b"),
+                "9.2",
+                Some(AutomaticDraws {
+                    repetitions: 5,
+                    consecutive: true,
+                    repetition_article: "9.6.a",
+                    count_plies: 150,
+                    count_article: "9.6.b",
+                }),
+            ),
+            Edition::Fide2018 | Edition::Fide2023 => (
+                ("9.2.1.1", "9.2.1.2"),
+                ("9.3.1", "9.3.2"),
+                "9.2.2",
+                Some(AutomaticDraws {
+                    repetitions: 5,
+                    consecutive: false,
+                    repetition_article: "9.6.1",
+                    count_plies: 150,
+                    count_article: "9.6.2",
+                }),
+            ),
+        };
+        Rulebook {
+            name: edition.name(),
+            edition: Some(edition),
+            game: GameType::Chess,
+            repetition_rule: "threefold-repetition",
+            repetition: ClaimArticles {
+                written: Some(rep.0),
+                board: rep.1,
+            },
+            identity_article: identity,
+            count_rule: "fifty-move",
+            count: ClaimArticles {
+                written: Some(fifty.0),
+                board: fifty.1,
+            },
+            count_plies: 100,
+            count_words: "50 moves by each player without a pawn move or a capture",
+            automatic,
+            claimant_article: match edition {
+                Edition::Fide2009 => "9.2",
+                Edition::Fide2014 => "9.2",
+                _ => "9.2.1",
+            },
+        }
+    }
+
+    /// The article of a game-ending position.
+    pub fn ending_article(&self, ending: Ending) -> &'static str {
+        match (self.edition, ending) {
+            (Some(Edition::Fide2009), Ending::Checkmate) => "5.1(a)",
+            (Some(Edition::Fide2009), Ending::Stalemate) => "5.2(a)",
+            (Some(Edition::Fide2009), Ending::InsufficientMaterial) => "9.6",
+            (Some(Edition::Fide2014), Ending::Checkmate) => "5.1.a",
+            (Some(Edition::Fide2014), Ending::Stalemate) => "5.2.a",
+            (Some(Edition::Fide2014), Ending::InsufficientMaterial) => "9.7",
+            (Some(_), Ending::Checkmate) => "5.1.1",
+            (Some(_), Ending::Stalemate) => "5.2.1",
+            (Some(_), Ending::InsufficientMaterial) => "5.2.2",
+            (_, Ending::NoMoves) => "1.12",
+            (None, _) => "1.11",
+        }
+    }
+
+    /// What follows from an incorrect claim.
+    pub fn penalty(&self, time: Option<TimeClass>, written: Option<&str>) -> Penalty {
+        let play = match written {
+            Some(m) => format!("; the game continues and the written move {m} must be played"),
+            None => "; the game continues".to_owned(),
+        };
+        let Some(edition) = self.edition else {
+            return Penalty {
+                article: "1.13.2",
+                minutes_added: None,
+                text: format!("the claim was wrong{play}"),
+            };
+        };
+        let (article, standard) = match edition {
+            Edition::Fide2009 => ("9.5.2", 3),
+            Edition::Fide2014 => ("9.5.b", 2),
+            Edition::Fide2018 | Edition::Fide2023 => ("9.5.3", 2),
+        };
+        // One minute in faster play: blitz from 2018 (Appendix B.2), rapid
+        // and blitz from 2023 (Appendix A.3, and B.3 for blitz).
+        let fast = match edition {
+            Edition::Fide2018 => Some(("B.2", "blitz", [TimeClass::Blitz].as_slice())),
+            Edition::Fide2023 => Some(("A.3", "rapid and blitz", [TimeClass::Rapid, TimeClass::Blitz].as_slice())),
+            _ => None,
+        };
+        let words = |n: u32| if n == 1 { "one minute".to_owned() } else { format!("{} minutes", ["", "one", "two", "three"][n as usize]) };
+        match (time, fast) {
+            (Some(tc), Some((app, _, classes))) if classes.contains(&tc) => Penalty {
+                article: app,
+                minutes_added: Some(1),
+                text: format!("{article} with Appendix {app}: the arbiter adds one minute to the opponent's time{play}"),
+            },
+            (None, Some((app, which, _))) => Penalty {
+                article,
+                minutes_added: Some(standard),
+                text: format!(
+                    "{article}: the arbiter adds {} to the opponent's time ({} in {which} games, Appendix {app}; the record has no TimeControl tag){play}",
+                    words(standard),
+                    words(1)
+                ),
+            },
+            _ => Penalty {
+                article,
+                minutes_added: Some(standard),
+                text: format!("{article}: the arbiter adds {} to the opponent's time{play}", words(standard)),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editions_by_date() {
+        assert_eq!(Edition::for_date(Some("2013.05.01")).0, Edition::Fide2009);
+        assert_eq!(Edition::for_date(Some("2014.06.30")).0, Edition::Fide2009);
+        assert_eq!(Edition::for_date(Some("2014.07.01")).0, Edition::Fide2014);
+        assert_eq!(Edition::for_date(Some("2017.12.31")).0, Edition::Fide2014);
+        assert_eq!(Edition::for_date(Some("2018.01.01")).0, Edition::Fide2018);
+        assert_eq!(Edition::for_date(Some("2024.03.09")), (Edition::Fide2023, None));
+        let (e, note) = Edition::for_date(Some("2015.??.??"));
+        assert_eq!(e, Edition::Fide2014);
+        assert!(note.unwrap().contains("partial"));
+        let (e, note) = Edition::for_date(Some("2014.??.??"));
+        assert_eq!(e, Edition::Fide2023);
+        assert!(note.unwrap().contains("does not decide"));
+        let (e, note) = Edition::for_date(None);
+        assert_eq!(e, Edition::Fide2023);
+        assert!(note.is_some());
+        let (e, note) = Edition::for_date(Some("1971.10.01"));
+        assert_eq!(e, Edition::Fide2009);
+        assert!(note.unwrap().contains("predates"));
+    }
+
+    #[test]
+    fn time_classes() {
+        assert_eq!(TimeClass::from_tag(Some("5400+30")), Some(TimeClass::Standard));
+        assert_eq!(TimeClass::from_tag(Some("40/7200:3600")), Some(TimeClass::Standard));
+        assert_eq!(TimeClass::from_tag(Some("900+10")), Some(TimeClass::Rapid));
+        assert_eq!(TimeClass::from_tag(Some("180+2")), Some(TimeClass::Blitz));
+        assert_eq!(TimeClass::from_tag(Some("-")), None);
+    }
+
+    #[test]
+    fn penalties() {
+        let p = Rulebook::fide(Edition::Fide2009).penalty(None, Some("Nf3"));
+        assert_eq!(p.minutes_added, Some(3));
+        assert!(p.text.contains("Nf3 must be played"));
+        let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Rapid), None);
+        assert_eq!(p.minutes_added, Some(1));
+        let p = Rulebook::fide(Edition::Fide2018).penalty(Some(TimeClass::Rapid), None);
+        assert_eq!(p.minutes_added, Some(2));
+        let p = Rulebook::fide(Edition::Fide2023).penalty(None, None);
+        assert!(p.text.contains("no TimeControl"));
+    }
+}

@@ -1,0 +1,105 @@
+//! Printers: findings in, text out. Rules code never formats output; it
+//! produces a [`ClaimReport`], and one printer per format renders it.
+//!
+//! - [`text`]: an arbiter's note, for people.
+//! - [`json`]: one JSON object, the documented schema (README, "JSON").
+
+pub mod json;
+pub mod text;
+
+use std::collections::BTreeMap;
+
+use crate::claims::{Replay, Verdict};
+use crate::game::{Game, GameType};
+
+/// Everything a printer needs about one decided claim, with the move
+/// labels already rendered (printers know no game).
+#[derive(Clone, Debug)]
+pub struct ClaimReport {
+    pub file: String,
+    /// 1-based index of the game in its file.
+    pub game: usize,
+    pub game_type: GameType,
+    /// The rulebook applied: `fide-2023`, ...
+    pub rules: &'static str,
+    /// White, Black, Event, Round as recorded.
+    pub players: (String, String),
+    pub event: Option<String>,
+    pub round: Option<String>,
+    pub verdict: Verdict,
+    /// "24...Kg8" for every ply the report mentions.
+    pub labels: BTreeMap<usize, String>,
+    /// The written move with its number ("32.Nf3").
+    pub written_label: Option<String>,
+    pub fen: String,
+    pub diagram: String,
+    /// How the edition and time control were chosen, Chess960, FEN start...
+    pub notes: Vec<String>,
+    /// What a record cannot show and the verdict therefore assumes.
+    pub unverifiable: Vec<&'static str>,
+}
+
+impl ClaimReport {
+    /// Builds the report, rendering the labels of every ply the verdict
+    /// names.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new<G: Game>(
+        file: &str,
+        game: usize,
+        rules: &'static str,
+        tags: (String, String, Option<String>, Option<String>),
+        replay: &Replay<G>,
+        verdict: Verdict,
+        notes: Vec<String>,
+    ) -> ClaimReport {
+        let mut plies: Vec<usize> = verdict.repetitions.clone();
+        plies.extend(verdict.repetitions_written.iter().copied().filter(|&q| q <= replay.len()));
+        plies.extend(verdict.near_misses.iter().map(|n| n.ply));
+        plies.extend(verdict.grounds.iter().flat_map(|g| g.plies.iter().copied()).filter(|&q| q <= replay.len()));
+        plies.push(verdict.ply);
+        plies.push(verdict.count.since_ply);
+        if let Some(o) = &verdict.game_over {
+            plies.push(o.ply);
+        }
+        let labels = plies.into_iter().map(|q| (q, replay.label(q))).collect();
+        let pos = &replay.positions[verdict.ply];
+        let written_label = verdict
+            .written_move
+            .as_ref()
+            .map(|m| crate::claims::replay::numbered::<G>(pos, m));
+        ClaimReport {
+            file: file.to_owned(),
+            game,
+            game_type: G::TYPE,
+            rules,
+            players: (tags.0, tags.1),
+            event: tags.2,
+            round: tags.3,
+            fen: G::fen(pos),
+            diagram: G::diagram(pos),
+            labels,
+            written_label,
+            verdict,
+            notes,
+            unverifiable: match G::TYPE {
+                GameType::Chess => vec![
+                    "whether the claimant touched a piece before claiming (9.4)",
+                    "the clocks (a claim must be made with time left)",
+                ],
+                GameType::ColumnDraughts => vec!["the clocks (1.13.2, note d)"],
+            },
+        }
+    }
+
+    /// The label of a ply ("after 24...Kg8", "at the start position").
+    pub fn after(&self, ply: usize) -> String {
+        if ply == self.verdict.ply + 1 && self.written_label.is_some() && !self.labels.contains_key(&ply) {
+            return format!("after the written move {}", self.written_label.as_deref().unwrap_or("?"));
+        }
+        match self.labels.get(&ply) {
+            Some(l) if ply == 0 => format!("at {l}"),
+            Some(l) => format!("after {l}"),
+            None => format!("at ply {ply}"),
+        }
+    }
+}

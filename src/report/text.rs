@@ -1,0 +1,176 @@
+//! The text printer: the verdict as an arbiter's note.
+
+use std::fmt::Write;
+
+use super::ClaimReport;
+use crate::claims::{Form, GameOverReason};
+
+fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
+    let parts: Vec<String> = plies.iter().map(|&p| format!("{} (ply {p})", r.after(p))).collect();
+    match parts.len() {
+        0 => String::new(),
+        1 => parts[0].clone(),
+        n => format!("{}, and {}", parts[..n - 1].join(", "), parts[n - 1]),
+    }
+}
+
+fn rule_words(rule: &str) -> &str {
+    match rule {
+        "threefold-repetition" => "threefold repetition",
+        "fifty-move" => "fifty-move rule",
+        "unchanged-material" => "unchanged material",
+        other => other,
+    }
+}
+
+/// Renders the claim report.
+pub fn claim(r: &ClaimReport) -> String {
+    let v = &r.verdict;
+    let mut s = String::new();
+    let verdict = if v.valid { "VALID" } else { "NOT VALID" };
+    let rules: Vec<String> = v
+        .grounds
+        .iter()
+        .map(|g| format!("{} ({})", rule_words(g.rule), g.article))
+        .collect();
+    let _ = writeln!(
+        s,
+        "Claim {verdict}{} — rules {}",
+        if rules.is_empty() { String::new() } else { format!(": {}", rules.join("; ")) },
+        r.rules
+    );
+    let _ = writeln!(
+        s,
+        "Game {} of {}: {} – {}{}{}",
+        r.game,
+        r.file,
+        r.players.0,
+        r.players.1,
+        r.event.as_deref().map(|e| format!(", {e}")).unwrap_or_default(),
+        r.round.as_deref().map(|x| format!(", round {x}")).unwrap_or_default()
+    );
+    let point = if v.ply == 0 { "at the start position".to_owned() } else { r.after(v.ply) };
+    let _ = write!(s, "Claim {point} (ply {}): {} has the move", v.ply, v.claimant.title());
+    if let Some(by) = v.claimed_by {
+        let _ = write!(s, "; claim made by {}", by.title());
+    }
+    match &r.written_label {
+        Some(w) => {
+            let _ = writeln!(s, "; written move {w}.");
+        }
+        None => {
+            let _ = writeln!(s, "; no move written.");
+        }
+    }
+
+    if let Some(over) = &v.game_over {
+        let how = match over.reason {
+            GameOverReason::Checkmate => "checkmate".to_owned(),
+            GameOverReason::Stalemate => "stalemate".to_owned(),
+            other => other.name().to_owned(),
+        };
+        let _ = writeln!(s, "\nThe game had already ended {} (ply {}): {how}, article {}.", r.after(over.ply), over.ply, over.article);
+    }
+
+    if !v.grounds.is_empty() {
+        let _ = writeln!(s, "\nGrounds:");
+        for g in &v.grounds {
+            let form = match g.form {
+                Form::OnTheBoard => "on the board",
+                Form::WrittenMove => "with the written move",
+            };
+            if g.rule == "threefold-repetition" {
+                let _ = writeln!(s, "  {} {} {form}: the position stood {}.", g.article, rule_words(g.rule), join_labels(r, &g.plies));
+            } else {
+                let c = &v.count;
+                let n = if g.form == Form::WrittenMove { c.with_written_move.unwrap_or(c.plies) } else { c.plies };
+                let _ = writeln!(
+                    s,
+                    "  {} {} {form}: {} plies ({} moves by each player) since {}{}.",
+                    g.article,
+                    rule_words(g.rule),
+                    n,
+                    n / 2,
+                    if c.since_ply == 0 { "the start".to_owned() } else { r.after(c.since_ply) },
+                    if c.from_start_position > 0 {
+                        format!(", {} of them from the FEN halfmove clock", c.from_start_position)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+        }
+    }
+    if !v.reasons.is_empty() {
+        let _ = writeln!(s, "\nWhy not:");
+        for reason in &v.reasons {
+            let _ = writeln!(s, "  - {reason}");
+        }
+    }
+
+    // Evidence, valid or not.
+    if v.game_over.is_none() {
+        let _ = writeln!(s, "\nEvidence:");
+        let _ = writeln!(s, "  The position on the board stood {}.", join_labels(r, &v.repetitions));
+        if !v.repetitions_written.is_empty() {
+            let _ = writeln!(
+                s,
+                "  The position after the written move would stand {}.",
+                join_labels(r, &v.repetitions_written)
+            );
+        }
+        let c = &v.count;
+        let _ = writeln!(
+            s,
+            "  Move count: {} plies since {}{} ({} needed){}.",
+            c.plies,
+            if c.since_ply == 0 { "the start".to_owned() } else { r.after(c.since_ply) },
+            if c.from_start_position > 0 {
+                format!(", {} of them from the FEN halfmove clock", c.from_start_position)
+            } else {
+                String::new()
+            },
+            c.needed,
+            match c.with_written_move {
+                Some(n) => format!("; {n} with the written move"),
+                None if v.written_move.is_some() => "; the written move restarts the count".to_owned(),
+                None => String::new(),
+            }
+        );
+        if !v.near_misses.is_empty() {
+            let _ = writeln!(s, "  Same placement but not the same position (not counted):");
+            for n in v.near_misses.iter().take(12) {
+                let of = match n.of {
+                    Form::OnTheBoard => "the claimed position",
+                    Form::WrittenMove => "the position after the written move",
+                };
+                let _ = writeln!(s, "    {} (ply {}), like {of}: {}", r.after(n.ply), n.ply, n.reason);
+            }
+            if v.near_misses.len() > 12 {
+                let _ = writeln!(s, "    ... and {} more", v.near_misses.len() - 12);
+            }
+        }
+    }
+    if let Some(e) = v.written_ending {
+        let _ = writeln!(
+            s,
+            "  The written move would end the game by {}; the claim is decided before the move is made.",
+            e.name()
+        );
+    }
+    if let Some(p) = &v.penalty {
+        let _ = writeln!(s, "\nWhat follows: {}.", p.text);
+    }
+    let _ = writeln!(s, "\nPosition claimed ({}):", r.fen);
+    s.push_str(&r.diagram);
+    if !r.notes.is_empty() || !r.unverifiable.is_empty() {
+        let _ = writeln!(s, "\nNotes:");
+        for n in &r.notes {
+            let _ = writeln!(s, "  - {n}");
+        }
+        for n in &r.unverifiable {
+            let _ = writeln!(s, "  - not checkable from a record: {n}");
+        }
+    }
+    s
+}
