@@ -390,3 +390,34 @@ fn near_misses<G: Game>(replay: &Replay<G>, p: usize, written: Option<&G::Positi
     }
     out
 }
+
+/// Claims the player to move could make at ply `p` by writing a move:
+/// the moves that would complete a repetition, and the moves that would
+/// complete the move count (for `count`, only moves after which the game is
+/// not over, to match the usual reading of 9.3.1 in other tools; see
+/// [`decide`] for the tool's own reading).
+pub struct Pending<M> {
+    pub repetition: Vec<M>,
+    pub count: Vec<M>,
+}
+
+/// Computes [`Pending`] claims at ply `p` (costly: plays every legal move).
+pub fn pending<G: Game>(replay: &Replay<G>, rules: &Rulebook, p: usize) -> Pending<G::Move> {
+    let pos = &replay.positions[p];
+    let mut out = Pending {
+        repetition: Vec::new(),
+        count: Vec::new(),
+    };
+    let clock = G::count_clock(pos);
+    for m in G::legal_moves(pos) {
+        let mut next = pos.clone();
+        let hash = G::play(&mut next, &m, replay.hashes[p]);
+        if !G::is_irreversible(pos, &m) && replay.occurrences(&next, hash, p).len() >= 2 {
+            out.repetition.push(m.clone());
+        }
+        if !G::resets_count(pos, &m) && clock + 1 >= rules.count_plies && G::ending(&next).is_none_or(|e| e == Ending::InsufficientMaterial) {
+            out.count.push(m);
+        }
+    }
+    out
+}

@@ -225,6 +225,8 @@ fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
                     if squares.len() == 1 { role_name(role).to_owned() } else { format!("{}s", role_name(role)) },
                     squares.join(", ")
                 )
+            } else if role == Role::King {
+                format!("'{text}' is illegal: the king on {} cannot go to {to}: that square is attacked", reach[0])
             } else {
                 let froms: Vec<String> = reach.iter().map(|s| s.to_string()).collect();
                 format!(
@@ -384,6 +386,10 @@ impl Game for ChessGame {
             Some(h) => h.0,
             None => Self::hash(pos),
         }
+    }
+
+    fn legal_moves(pos: &Chess) -> Vec<Move> {
+        pos.legal_moves().to_vec()
     }
 
     fn parse_recorded(pos: &Chess, text: &str) -> Result<Move, MoveError> {

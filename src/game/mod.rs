@@ -133,6 +133,8 @@ pub trait Game {
     /// Plays the legal move `m`, returning the hash of the new position,
     /// computed incrementally from `hash` where the game can.
     fn play(pos: &mut Self::Position, m: &Self::Move, hash: u64) -> u64;
+    /// Every legal move in the position.
+    fn legal_moves(pos: &Self::Position) -> Vec<Self::Move>;
     /// Reads a move as recorded in a game score (the strict notation).
     fn parse_recorded(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
     /// Reads a move as written on a scoresheet for a claim (the forms

@@ -1,0 +1,74 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub struct Run {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the verify-claim binary from the crate root.
+pub fn run(args: &[&str]) -> Run {
+    run_with_stdin(args, None)
+}
+
+pub fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_verify-claim"));
+    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn verify-claim");
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs with `--format json` and parses the object.
+pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let mut a = args.to_vec();
+    a.extend(["--format", "json"]);
+    let r = run(&a);
+    assert!(r.status == 0 || r.status == 1, "status {}: {}", r.status, r.stderr);
+    (r.status, serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout)))
+}
+
+/// `../shared` beside the crate, when present. Tests that need it call this
+/// and return early, saying so, when it is absent.
+pub fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    if p.join("labels").is_dir() {
+        Some(p)
+    } else {
+        eprintln!("SKIPPED: ../shared is absent; this test needs its labelled data");
+        None
+    }
+}
+
+/// A Python interpreter with python-chess, for the oracle: $ORACLE_PYTHON,
+/// else `python3` if it imports `chess`.
+pub fn oracle_python() -> Option<String> {
+    let candidates: Vec<String> = std::env::var("ORACLE_PYTHON").into_iter().chain(["python3".to_owned()]).collect();
+    for py in candidates {
+        let ok = Command::new(&py)
+            .args(["-c", "import chess, chess.pgn; assert chess.__version__ >= '1.11'"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            return Some(py);
+        }
+    }
+    eprintln!("SKIPPED: no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
+    None
+}
