@@ -137,14 +137,30 @@ impl<'a> Reader<'a> {
         Some(result)
     }
 
-    /// Skips to the start of the next line that begins with `[`.
+    /// Skips to the next game: a line that begins with `[` after a blank
+    /// line (or the end of the input). Always moves forward.
     fn resync(&mut self) {
         let b = self.bytes;
-        let mut i = self.pos.max(1);
+        let mut i = self.pos + 1;
+        let mut blank_line_seen = false;
+        let mut line_blank = false;
         while i < b.len() {
-            if b[i] == b'[' && b[i - 1] == b'\n' {
-                self.pos = i;
-                return;
+            if b[i - 1] == b'\n' {
+                if b[i] == b'[' && blank_line_seen {
+                    self.pos = i;
+                    return;
+                }
+                line_blank = true;
+            }
+            match b[i] {
+                b'\n' => {
+                    if line_blank {
+                        blank_line_seen = true;
+                    }
+                    line_blank = true;
+                }
+                b' ' | b'\t' | b'\r' => {}
+                _ => line_blank = false,
             }
             i += 1;
         }
@@ -501,5 +517,13 @@ mod tests {
         let games = read_all("[A \"1\"]\n1. e4 }\n\n[A \"2\"]\n1. d4 *\n");
         assert!(games[0].is_err());
         assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+        // An error in a tag skips the rest of that game's tags.
+        let games = read_all("[A \"1]\n[B \"x\"]\n\n1. e4 *\n\n[A \"2\"]\n*\n");
+        assert_eq!(games.len(), 2, "{games:?}");
+        assert!(games[0].is_err());
+        assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+        // Errors at the very end terminate.
+        let games = read_all("[A \"1]");
+        assert_eq!(games.len(), 1);
     }
 }
