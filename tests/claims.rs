@@ -203,3 +203,55 @@ fn standard_input_and_multi_game_files() {
     let r = run(&[&fx("round5.pgn"), "--game", "4"]);
     assert_eq!(r.status, 2);
 }
+
+#[test]
+fn written_move_that_would_checkmate_still_supports_the_claim() {
+    // Documented deviation from python-chess (notes, decision 5): the claim
+    // is decided before the move is made.
+    let (status, v) = json(&[&fx("fifty-written-mate.pgn"), "--move", "Rh8"]);
+    assert_eq!(status, 0);
+    assert_eq!(v["grounds"][0]["article"], "9.3.1");
+    assert_eq!(v["written_move"], "Rh8#");
+    assert_eq!(v["written_move_ends_game"], "checkmate");
+    let r = run(&[&fx("fifty-written-mate.pgn"), "--move", "Rh8"]);
+    assert!(r.stdout.contains("would end the game by checkmate"), "{}", r.stdout);
+}
+
+#[test]
+fn seventy_five_moves_end_the_game_from_2014() {
+    let (status, v) = json(&[&fx("seventy-five.pgn")]);
+    assert_eq!(status, 1);
+    assert_eq!(v["game_over"], j!({"reason": "seventy-five-move", "ply": 2, "article": "9.6.2"}));
+    let (_, v) = json(&[&fx("seventy-five.pgn"), "--rules", "fide-2014"]);
+    assert_eq!(v["game_over"]["article"], "9.6.b");
+    // The 2009 Laws have no automatic draw: the fifty-move claim stands.
+    let (status, v) = json(&[&fx("seventy-five.pgn"), "--rules", "fide-2009"]);
+    assert_eq!(status, 0);
+    assert_eq!(v["game_over"], j!(null));
+    assert_eq!(v["grounds"][0]["article"], "9.3.2");
+    // A claim before the 75th move is still a claim.
+    let (status, _) = json(&[&fx("seventy-five.pgn"), "--ply", "1"]);
+    assert_eq!(status, 0);
+}
+
+#[test]
+fn checkmate_on_the_75th_move_takes_precedence() {
+    let (_, v) = json(&[&fx("seventy-five-mate.pgn")]);
+    assert_eq!(v["game_over"], j!({"reason": "checkmate", "ply": 1, "article": "5.1.1"}));
+}
+
+#[test]
+fn fivefold_2018_counts_any_five_2014_only_consecutive_alternate_moves() {
+    let (status, v) = json(&[&fx("fivefold-scattered.pgn")]);
+    assert_eq!(status, 1);
+    assert_eq!(v["rules"], "fide-2018");
+    assert_eq!(v["game_over"], j!({"reason": "fivefold-repetition", "ply": 24, "article": "9.6.1"}));
+    let (status, v) = json(&[&fx("fivefold-scattered.pgn"), "--rules", "fide-2014"]);
+    assert_eq!(status, 0);
+    assert_eq!(v["game_over"], j!(null));
+    assert_eq!(v["grounds"][0]["plies"], j!([0, 6, 12, 18, 24]));
+    // Every four plies, five times: the 2014 rule ends the game too.
+    let (_, v) = json(&[&fx("fivefold-consecutive.pgn")]);
+    assert_eq!(v["rules"], "fide-2014");
+    assert_eq!(v["game_over"], j!({"reason": "fivefold-repetition", "ply": 16, "article": "9.6.a"}));
+}
