@@ -111,9 +111,16 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
             let status = if e.use_stderr() { 2 } else { 0 };
             let text = e.render().to_string();
             if status == 2 {
-                return Err(Diagnostic::new("verify-claim", None, text.trim_start_matches("error: ").trim_end().to_owned()));
+                return Err(Diagnostic::new(
+                    "verify-claim",
+                    None,
+                    text.trim_start_matches("error: ").trim_end().to_owned(),
+                ));
             }
-            return Ok(Outcome { stdout: text, status });
+            return Ok(Outcome {
+                stdout: text,
+                status,
+            });
         }
     };
     let input = input::read(&args.file)?;
@@ -129,9 +136,16 @@ fn diag(input: &Input, offset: usize, message: impl Into<String>) -> Diagnostic 
 }
 
 /// Reads every game of the input and returns the one asked for.
-fn select_game<'a>(args: &ClaimArgs, input: &'a Input) -> Result<(usize, GameRecord<'a>), Diagnostic> {
+fn select_game<'a>(
+    args: &ClaimArgs,
+    input: &'a Input,
+) -> Result<(usize, GameRecord<'a>), Diagnostic> {
     if input.bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(Diagnostic::new(&input.name, None, "empty input: no game in it"));
+        return Err(Diagnostic::new(
+            &input.name,
+            None,
+            "empty input: no game in it",
+        ));
     }
     let encoding = match args.encoding {
         EncodingArg::Utf8 => Encoding::Utf8,
@@ -146,7 +160,11 @@ fn select_game<'a>(args: &ClaimArgs, input: &'a Input) -> Result<(usize, GameRec
     let index = match (args.game, n) {
         (Some(k), _) if k >= 1 && k <= n => k,
         (Some(k), _) => {
-            return Err(Diagnostic::new(&input.name, None, format!("--game {k}: the file has {n} game(s)")));
+            return Err(Diagnostic::new(
+                &input.name,
+                None,
+                format!("--game {k}: the file has {n} game(s)"),
+            ));
         }
         (None, 1) => 1,
         (None, _) => {
@@ -158,9 +176,13 @@ fn select_game<'a>(args: &ClaimArgs, input: &'a Input) -> Result<(usize, GameRec
                         i + 1,
                         g.tag("White").unwrap_or("?"),
                         g.tag("Black").unwrap_or("?"),
-                        g.tag("Round").map(|r| format!(", round {r}")).unwrap_or_default()
+                        g.tag("Round")
+                            .map(|r| format!(", round {r}"))
+                            .unwrap_or_default()
                     )),
-                    Err(e) => msg.push_str(&format!("\n  {:>3}  (unreadable: {})", i + 1, e.message)),
+                    Err(e) => {
+                        msg.push_str(&format!("\n  {:>3}  (unreadable: {})", i + 1, e.message))
+                    }
                 }
             }
             return Err(Diagnostic::new(&input.name, None, msg));
@@ -176,32 +198,42 @@ fn select_game<'a>(args: &ClaimArgs, input: &'a Input) -> Result<(usize, GameRec
 fn resolve_after<G: Game>(replay: &Replay<G>, text: &str) -> Result<usize, String> {
     let t = text.trim();
     let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
-    let number: u32 = t[..digits]
-        .parse()
-        .map_err(|_| format!("--after {text}: expected a numbered move such as 31...Kg8 or 32.Nf3"))?;
+    let number: u32 = t[..digits].parse().map_err(|_| {
+        format!("--after {text}: expected a numbered move such as 31...Kg8 or 32.Nf3")
+    })?;
     let rest = &t[digits..];
-    let dots = rest.chars().take_while(|&c| c == '.' || c == '…').collect::<String>();
+    let dots = rest
+        .chars()
+        .take_while(|&c| c == '.' || c == '…')
+        .collect::<String>();
     let side = match dots.as_str() {
         "." => Side::White,
         "..." | "…" | ".." => Side::Black,
-        _ => return Err(format!("--after {text}: write 32.Nf3 for White's move or 31...Kg8 for Black's")),
+        _ => {
+            return Err(format!(
+                "--after {text}: write 32.Nf3 for White's move or 31...Kg8 for Black's"
+            ));
+        }
     };
     let mv = rest[dots.len()..].trim();
     let mut seen = None;
     for p in 0..replay.len() {
         let pos = &replay.positions[p];
         if G::move_number(pos) == number && G::side_to_move(pos) == side {
-            if let Ok(m) = G::parse_written(pos, mv) {
-                if m == replay.moves[p] {
-                    return Ok(p + 1);
-                }
+            if let Ok(m) = G::parse_written(pos, mv)
+                && m == replay.moves[p]
+            {
+                return Ok(p + 1);
             }
             seen = Some(replay.label(p + 1));
         }
     }
     Err(match seen {
         Some(l) => format!("--after {text}: the game has {l} there, not {mv}"),
-        None => format!("--after {text}: the game has no move {number} for {}", side.title()),
+        None => format!(
+            "--after {text}: the game has no move {number} for {}",
+            side.title()
+        ),
     })
 }
 
@@ -210,9 +242,16 @@ fn claim(args: &ClaimArgs, input: &Input) -> Result<Outcome, Diagnostic> {
     decide::<ChessGame>(args, input, index, &record)
 }
 
-fn decide<G: Game>(args: &ClaimArgs, input: &Input, index: usize, record: &GameRecord<'_>) -> Result<Outcome, Diagnostic> {
-    let (start, mut notes) = G::start_position(record).map_err(|(off, msg)| diag(input, off, msg))?;
-    let replay = Replay::<G>::new(start, &record.moves).map_err(|e| diag(input, e.offset, e.message))?;
+fn decide<G: Game>(
+    args: &ClaimArgs,
+    input: &Input,
+    index: usize,
+    record: &GameRecord<'_>,
+) -> Result<Outcome, Diagnostic> {
+    let (start, mut notes) =
+        G::start_position(record).map_err(|(off, msg)| diag(input, off, msg))?;
+    let replay =
+        Replay::<G>::new(start, &record.moves).map_err(|e| diag(input, e.offset, e.message))?;
 
     let (edition, edition_note) = match args.rules {
         RulesArg::Auto => Edition::for_date(record.tag("Date")),
@@ -234,7 +273,9 @@ fn decide<G: Game>(args: &ClaimArgs, input: &Input, index: usize, record: &GameR
     }
 
     let ply = match (&args.after, args.ply) {
-        (Some(a), _) => resolve_after(&replay, a).map_err(|m| Diagnostic::new(&input.name, None, m))?,
+        (Some(a), _) => {
+            resolve_after(&replay, a).map_err(|m| Diagnostic::new(&input.name, None, m))?
+        }
         (None, Some(p)) if p <= replay.len() => p,
         (None, Some(p)) => {
             return Err(Diagnostic::new(
@@ -265,7 +306,11 @@ fn decide<G: Game>(args: &ClaimArgs, input: &Input, index: usize, record: &GameR
             format!(
                 "--move {}: {e} (position after {}: {})",
                 args.written.as_deref().unwrap_or(""),
-                if ply == 0 { "the start".to_owned() } else { replay.label(ply) },
+                if ply == 0 {
+                    "the start".to_owned()
+                } else {
+                    replay.label(ply)
+                },
                 G::fen(&replay.positions[ply])
             ),
         )
@@ -273,11 +318,25 @@ fn decide<G: Game>(args: &ClaimArgs, input: &Input, index: usize, record: &GameR
     let tags = (
         record.tag("White").unwrap_or("?").to_owned(),
         record.tag("Black").unwrap_or("?").to_owned(),
-        record.tag("Event").filter(|e| !e.is_empty() && *e != "?").map(str::to_owned),
-        record.tag("Round").filter(|e| !e.is_empty() && *e != "?" && *e != "-").map(str::to_owned),
+        record
+            .tag("Event")
+            .filter(|e| !e.is_empty() && *e != "?")
+            .map(str::to_owned),
+        record
+            .tag("Round")
+            .filter(|e| !e.is_empty() && *e != "?" && *e != "-")
+            .map(str::to_owned),
     );
     let valid = verdict.valid;
-    let report = ClaimReport::new(&input.name, index, rules.name, tags, &replay, verdict, notes);
+    let report = ClaimReport::new(
+        &input.name,
+        index,
+        rules.name,
+        tags,
+        &replay,
+        verdict,
+        notes,
+    );
     let stdout = match args.format {
         FormatArg::Text => report::text::claim(&report),
         FormatArg::Json => format!("{}\n", report::json::claim(&report)),

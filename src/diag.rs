@@ -33,7 +33,11 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.place {
-            Some(p) => write!(f, "{}:{}:{}: error: {}", self.file, p.line, p.col, self.message),
+            Some(p) => write!(
+                f,
+                "{}:{}:{}: error: {}",
+                self.file, p.line, p.col, self.message
+            ),
             None => write!(f, "{}: error: {}", self.file, self.message),
         }
     }

@@ -14,12 +14,13 @@ pub struct Input {
 pub fn read(path: &str) -> Result<Input, Diagnostic> {
     let (name, bytes) = if path == "-" {
         let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Diagnostic::new("<stdin>", None, format!("cannot read standard input: {e}")))?;
+        std::io::stdin().read_to_end(&mut buf).map_err(|e| {
+            Diagnostic::new("<stdin>", None, format!("cannot read standard input: {e}"))
+        })?;
         ("<stdin>".to_owned(), buf)
     } else {
-        let bytes = std::fs::read(path).map_err(|e| Diagnostic::new(path, None, format!("cannot read: {e}")))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| Diagnostic::new(path, None, format!("cannot read: {e}")))?;
         (path.to_owned(), bytes)
     };
     Ok(Input { name, bytes })

@@ -28,7 +28,12 @@ pub enum Edition {
 }
 
 impl Edition {
-    pub const ALL: [Edition; 4] = [Edition::Fide2009, Edition::Fide2014, Edition::Fide2018, Edition::Fide2023];
+    pub const ALL: [Edition; 4] = [
+        Edition::Fide2009,
+        Edition::Fide2014,
+        Edition::Fide2018,
+        Edition::Fide2023,
+    ];
     pub const NEWEST: Edition = Edition::Fide2023;
 
     pub fn name(self) -> &'static str {
@@ -69,7 +74,10 @@ impl Edition {
         let Some(date) = date else {
             return (
                 Edition::NEWEST,
-                Some(format!("the record has no Date tag: the newest edition ({}) applied", Edition::NEWEST.name())),
+                Some(format!(
+                    "the record has no Date tag: the newest edition ({}) applied",
+                    Edition::NEWEST.name()
+                )),
             );
         };
         let parts: Vec<&str> = date.trim().split(['.', '-', '/']).collect();
@@ -90,13 +98,18 @@ impl Edition {
             _ => None,
         };
         match edition {
-            Some((e, note)) if (y.unwrap_or(0), m.unwrap_or(12), d.unwrap_or(31)) < Edition::Fide2009.in_force_from() => (
-                e,
-                Some(format!(
-                    "{}the game predates the 2009 Laws; the oldest edition the tool knows (fide-2009) applied",
-                    note.map(|n| n + "; ").unwrap_or_default()
-                )),
-            ),
+            Some((e, note))
+                if (y.unwrap_or(0), m.unwrap_or(12), d.unwrap_or(31))
+                    < Edition::Fide2009.in_force_from() =>
+            {
+                (
+                    e,
+                    Some(format!(
+                        "{}the game predates the 2009 Laws; the oldest edition the tool knows (fide-2009) applied",
+                        note.map(|n| n + "; ").unwrap_or_default()
+                    )),
+                )
+            }
             Some(found) => found,
             None => (
                 Edition::NEWEST,
@@ -288,15 +301,27 @@ impl Rulebook {
         // and blitz from 2023 (Appendix A.3, and B.3 for blitz).
         let fast = match edition {
             Edition::Fide2018 => Some(("B.2", "blitz", [TimeClass::Blitz].as_slice())),
-            Edition::Fide2023 => Some(("A.3", "rapid and blitz", [TimeClass::Rapid, TimeClass::Blitz].as_slice())),
+            Edition::Fide2023 => Some((
+                "A.3",
+                "rapid and blitz",
+                [TimeClass::Rapid, TimeClass::Blitz].as_slice(),
+            )),
             _ => None,
         };
-        let words = |n: u32| if n == 1 { "one minute".to_owned() } else { format!("{} minutes", ["", "one", "two", "three"][n as usize]) };
+        let words = |n: u32| {
+            if n == 1 {
+                "one minute".to_owned()
+            } else {
+                format!("{} minutes", ["", "one", "two", "three"][n as usize])
+            }
+        };
         match (time, fast) {
             (Some(tc), Some((app, _, classes))) if classes.contains(&tc) => Penalty {
                 article: app,
                 minutes_added: Some(1),
-                text: format!("{article} with Appendix {app}: the arbiter adds one minute to the opponent's time{play}"),
+                text: format!(
+                    "{article} with Appendix {app}: the arbiter adds one minute to the opponent's time{play}"
+                ),
             },
             (None, Some((app, which, _))) => Penalty {
                 article,
@@ -310,7 +335,10 @@ impl Rulebook {
             _ => Penalty {
                 article,
                 minutes_added: Some(standard),
-                text: format!("{article}: the arbiter adds {} to the opponent's time{play}", words(standard)),
+                text: format!(
+                    "{article}: the arbiter adds {} to the opponent's time{play}",
+                    words(standard)
+                ),
             },
         }
     }
@@ -327,7 +355,10 @@ mod tests {
         assert_eq!(Edition::for_date(Some("2014.07.01")).0, Edition::Fide2014);
         assert_eq!(Edition::for_date(Some("2017.12.31")).0, Edition::Fide2014);
         assert_eq!(Edition::for_date(Some("2018.01.01")).0, Edition::Fide2018);
-        assert_eq!(Edition::for_date(Some("2024.03.09")), (Edition::Fide2023, None));
+        assert_eq!(
+            Edition::for_date(Some("2024.03.09")),
+            (Edition::Fide2023, None)
+        );
         let (e, note) = Edition::for_date(Some("2015.??.??"));
         assert_eq!(e, Edition::Fide2014);
         assert!(note.unwrap().contains("partial"));
@@ -344,8 +375,14 @@ mod tests {
 
     #[test]
     fn time_classes() {
-        assert_eq!(TimeClass::from_tag(Some("5400+30")), Some(TimeClass::Standard));
-        assert_eq!(TimeClass::from_tag(Some("40/7200:3600")), Some(TimeClass::Standard));
+        assert_eq!(
+            TimeClass::from_tag(Some("5400+30")),
+            Some(TimeClass::Standard)
+        );
+        assert_eq!(
+            TimeClass::from_tag(Some("40/7200:3600")),
+            Some(TimeClass::Standard)
+        );
         assert_eq!(TimeClass::from_tag(Some("900+10")), Some(TimeClass::Rapid));
         assert_eq!(TimeClass::from_tag(Some("180+2")), Some(TimeClass::Blitz));
         assert_eq!(TimeClass::from_tag(Some("-")), None);

@@ -5,11 +5,11 @@
 //! see ARCHITECTURE.md for the map.
 #![forbid(unsafe_code)]
 
+pub mod claims;
+pub mod cli;
 pub mod diag;
 pub mod game;
-pub mod record;
-pub mod claims;
-pub mod laws;
-pub mod report;
-pub mod cli;
 pub mod input;
+pub mod laws;
+pub mod record;
+pub mod report;

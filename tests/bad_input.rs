@@ -29,42 +29,87 @@ const TAGS: &str = "[Event \"x\"]\n[White \"A\"]\n[Black \"B\"]\n\n";
 
 #[test]
 fn unknown_token_in_the_movetext() {
-    let e = error_of("unknown.pgn", format!("{TAGS}1. e4 e5 2. Nf9 Nc6 *\n").as_bytes(), &[]);
-    assert_eq!(e.trim(), ":5:13: error: 'Nf9' is not a move (nor a move number, NAG, comment or result)");
-    let e = error_of("word.pgn", format!("{TAGS}1. e4 e5 hello 2. Nf3 *\n").as_bytes(), &[]);
+    let e = error_of(
+        "unknown.pgn",
+        format!("{TAGS}1. e4 e5 2. Nf9 Nc6 *\n").as_bytes(),
+        &[],
+    );
+    assert_eq!(
+        e.trim(),
+        ":5:13: error: 'Nf9' is not a move (nor a move number, NAG, comment or result)"
+    );
+    let e = error_of(
+        "word.pgn",
+        format!("{TAGS}1. e4 e5 hello 2. Nf3 *\n").as_bytes(),
+        &[],
+    );
     assert!(e.starts_with(":5:10: error: 'hello'"), "{e}");
 }
 
 #[test]
 fn illegal_move_in_the_record() {
-    let e = error_of("illegal.pgn", format!("{TAGS}1. e4 e5\n2. Ke3 Nc6 *\n").as_bytes(), &[]);
+    let e = error_of(
+        "illegal.pgn",
+        format!("{TAGS}1. e4 e5\n2. Ke3 Nc6 *\n").as_bytes(),
+        &[],
+    );
     assert!(e.starts_with(":6:4: error: illegal move 2.Ke3:"), "{e}");
-    assert!(e.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{e}");
+    assert!(
+        e.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        "{e}"
+    );
 }
 
 #[test]
 fn null_moves() {
-    let e = error_of("null.pgn", format!("{TAGS}1. e4 -- 2. d4 *\n").as_bytes(), &[]);
+    let e = error_of(
+        "null.pgn",
+        format!("{TAGS}1. e4 -- 2. d4 *\n").as_bytes(),
+        &[],
+    );
     assert!(e.starts_with(":5:7: error: '--' is a null move"), "{e}");
-    let e = error_of("z0.pgn", format!("{TAGS}1. e4 Z0 2. d4 *\n").as_bytes(), &[]);
+    let e = error_of(
+        "z0.pgn",
+        format!("{TAGS}1. e4 Z0 2. d4 *\n").as_bytes(),
+        &[],
+    );
     assert!(e.contains("null move"), "{e}");
 }
 
 #[test]
 fn unterminated_comment_and_tag() {
-    let e = error_of("comment.pgn", format!("{TAGS}1. e4 {{ never closed\n e5 *\n").as_bytes(), &[]);
+    let e = error_of(
+        "comment.pgn",
+        format!("{TAGS}1. e4 {{ never closed\n e5 *\n").as_bytes(),
+        &[],
+    );
     assert!(e.starts_with(":5:7: error: unterminated comment"), "{e}");
     let e = error_of("tag.pgn", b"[Event \"x\"]\n[White \"A]\n\n1. e4 *\n", &[]);
     assert!(e.starts_with(":2:1: error: unterminated tag [White"), "{e}");
-    let e = error_of("variation.pgn", format!("{TAGS}1. e4 (1. d4 d5 e5 *\n").as_bytes(), &[]);
+    let e = error_of(
+        "variation.pgn",
+        format!("{TAGS}1. e4 (1. d4 d5 e5 *\n").as_bytes(),
+        &[],
+    );
     assert!(e.starts_with(":5:7: error: unterminated variation"), "{e}");
 }
 
 #[test]
 fn bad_fen() {
-    let e = error_of("fen.pgn", b"[SetUp \"1\"]\n[FEN \"8/8/8/9/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n", &[]);
-    assert!(e.starts_with(":2:1: error: bad FEN \"8/8/8/9/8/8/8/8 w - - 0 1\""), "{e}");
-    let e = error_of("fen2.pgn", b"[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n", &[]);
+    let e = error_of(
+        "fen.pgn",
+        b"[SetUp \"1\"]\n[FEN \"8/8/8/9/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
+        &[],
+    );
+    assert!(
+        e.starts_with(":2:1: error: bad FEN \"8/8/8/9/8/8/8/8 w - - 0 1\""),
+        "{e}"
+    );
+    let e = error_of(
+        "fen2.pgn",
+        b"[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n*\n",
+        &[],
+    );
     assert!(e.contains("bad FEN"), "{e}");
 }
 
@@ -84,7 +129,10 @@ fn not_a_pgn_at_all() {
 fn latin1_tag_values() {
     let bytes = b"[Event \"Schach\"]\n[White \"M\xfcller\"]\n[Black \"B\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
     let e = error_of("latin1.pgn", bytes, &[]);
-    assert!(e.starts_with(":2:10: error: tag White is not UTF-8 (byte 0xFC)"), "{e}");
+    assert!(
+        e.starts_with(":2:10: error: tag White is not UTF-8 (byte 0xFC)"),
+        "{e}"
+    );
     assert!(e.contains("--encoding latin1"), "{e}");
     let path = temp_file("latin1-ok.pgn", bytes);
     let r = run(&[&path, "--encoding", "latin1"]);
@@ -95,7 +143,10 @@ fn latin1_tag_values() {
 #[test]
 fn variants_the_laws_do_not_cover() {
     let e = error_of("zh.pgn", b"[Variant \"Crazyhouse\"]\n\n1. e4 *\n", &[]);
-    assert!(e.starts_with(":1:1: error: variant 'Crazyhouse' is not chess under the FIDE Laws"), "{e}");
+    assert!(
+        e.starts_with(":1:1: error: variant 'Crazyhouse' is not chess under the FIDE Laws"),
+        "{e}"
+    );
     let e = error_of("drop.pgn", format!("{TAGS}1. e4 N@f3 *\n").as_bytes(), &[]);
     assert!(e.contains("piece drop"), "{e}");
 }
@@ -103,24 +154,49 @@ fn variants_the_laws_do_not_cover() {
 #[test]
 fn stray_closing_brackets() {
     let e = error_of("paren.pgn", format!("{TAGS}1. e4 ) e5 *\n").as_bytes(), &[]);
-    assert!(e.starts_with(":5:7: error: ')' with no variation open"), "{e}");
-    let e = error_of("brace.pgn", format!("{TAGS}1. e4 }} e5 *\n").as_bytes(), &[]);
-    assert!(e.starts_with(":5:7: error: '}' with no comment open"), "{e}");
+    assert!(
+        e.starts_with(":5:7: error: ')' with no variation open"),
+        "{e}"
+    );
+    let e = error_of(
+        "brace.pgn",
+        format!("{TAGS}1. e4 }} e5 *\n").as_bytes(),
+        &[],
+    );
+    assert!(
+        e.starts_with(":5:7: error: '}' with no comment open"),
+        "{e}"
+    );
 }
 
 #[test]
 fn unreadable_file_and_bad_options() {
     let r = run(&["/nonexistent/game.pgn"]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.starts_with("/nonexistent/game.pgn: error: cannot read"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("/nonexistent/game.pgn: error: cannot read"),
+        "{}",
+        r.stderr
+    );
     let r = run(&["fixtures/chess/fools-mate.pgn", "--claim", "sometimes"]);
     assert_eq!(r.status, 2);
-    let r = run(&["fixtures/chess/fools-mate.pgn", "--ply", "2", "--after", "1.f3"]);
+    let r = run(&[
+        "fixtures/chess/fools-mate.pgn",
+        "--ply",
+        "2",
+        "--after",
+        "1.f3",
+    ]);
     assert_eq!(r.status, 2);
 }
 
 #[test]
 fn columns_count_characters_not_bytes() {
-    let e = error_of("utf8.pgn", "[Event \"Šach\"]\n\n1. e4 {Ходы} Nf9 *\n".as_bytes(), &[]);
+    let e = error_of(
+        "utf8.pgn",
+        "[Event \"Šach\"]\n\n1. e4 {Ходы} Nf9 *\n".as_bytes(),
+        &[],
+    );
     assert!(e.starts_with(":3:14: error: 'Nf9'"), "{e}");
 }

@@ -32,14 +32,24 @@ fn threefold_only_with_the_written_move() {
     // A written move that does not repeat: invalid, and it must be played.
     let (status, v) = json(&[&fx("threefold-written.pgn"), "--move", "Nc6"]);
     assert_eq!(status, 1);
-    assert!(v["penalty"]["text"].as_str().unwrap().contains("Nc6 must be played"));
+    assert!(
+        v["penalty"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Nc6 must be played")
+    );
 }
 
 #[test]
 fn text_output_reads_like_an_arbiters_note() {
     let r = run(&[&fx("threefold-written.pgn"), "--move", "Ng8"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
-    assert!(r.stdout.starts_with("Claim VALID: threefold repetition (9.2.1.1)"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .starts_with("Claim VALID: threefold repetition (9.2.1.1)"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("at the start position (ply 0), after 2...Ng8 (ply 4), and after the written move 4...Ng8 (ply 8)"), "{}", r.stdout);
     assert!(r.stdout.contains("  8  r n b q k b . r"), "{}", r.stdout);
 }
@@ -56,9 +66,17 @@ fn en_passant_pseudo_legal_but_illegal_does_not_make_positions_differ() {
 fn legal_en_passant_makes_positions_differ() {
     let (status, v) = json(&[&fx("ep-legal.pgn")]);
     assert_eq!(status, 1);
-    assert_eq!(v["repetitions"], j!([{"ply": 5, "move": "3...Ke8"}, {"ply": 9, "move": "5...Ke8"}]));
+    assert_eq!(
+        v["repetitions"],
+        j!([{"ply": 5, "move": "3...Ke8"}, {"ply": 9, "move": "5...Ke8"}])
+    );
     assert_eq!(v["near_misses"][0]["ply"], 1);
-    assert!(v["near_misses"][0]["reason"].as_str().unwrap().contains("en passant capture on c6"));
+    assert!(
+        v["near_misses"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("en passant capture on c6")
+    );
 }
 
 #[test]
@@ -68,7 +86,12 @@ fn castling_rights_lost_between_occurrences() {
     assert_eq!(status, 1);
     assert_eq!(v["repetitions"].as_array().unwrap().len(), 2);
     assert_eq!(v["near_misses"][0]["ply"], 2);
-    assert!(v["near_misses"][0]["reason"].as_str().unwrap().contains("castling rights differ"));
+    assert!(
+        v["near_misses"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("castling rights differ")
+    );
     // At the end it has stood three times with the same rights (Date 2019: fide-2018).
     let (status, v) = json(&[&fx("castling-lost.pgn")]);
     assert_eq!(status, 0);
@@ -82,7 +105,10 @@ fn fifty_moves_partly_from_the_fen_clock() {
     let (status, v) = json(&[&fx("fifty-fen-clock.pgn")]);
     assert_eq!(status, 0);
     assert_eq!(v["rules"], "fide-2014");
-    assert_eq!(v["grounds"], j!([{"rule": "fifty-move", "article": "9.3.b", "plies": [0, 10], "form": "on-the-board"}]));
+    assert_eq!(
+        v["grounds"],
+        j!([{"rule": "fifty-move", "article": "9.3.b", "plies": [0, 10], "form": "on-the-board"}])
+    );
     assert_eq!(v["count"]["from_start_position"], 90);
     assert_eq!(v["count"]["plies"], 100);
     // One ply earlier the count is 99: valid only with a written quiet move.
@@ -96,19 +122,37 @@ fn fifty_moves_partly_from_the_fen_clock() {
     assert_eq!(status, 0);
     let r = run(&[&fx("fifty-fen-clock.pgn"), "--ply", "9", "--move", "Kb4"]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("the king on a5 cannot go to b4: that square is attacked"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("the king on a5 cannot go to b4: that square is attacked"),
+        "{}",
+        r.stderr
+    );
     let r = run(&[&fx("fifty-fen-clock.pgn")]);
-    assert!(r.stdout.contains("90 of them from the FEN halfmove clock"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("90 of them from the FEN halfmove clock"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
 fn written_move_that_is_illegal_is_an_error() {
     let r = run(&[&fx("threefold-written.pgn"), "--move", "Nf4"]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("--move Nf4: 'Nf4' is illegal: no Black knight can move to f4"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--move Nf4: 'Nf4' is illegal: no Black knight can move to f4"),
+        "{}",
+        r.stderr
+    );
     let r = run(&[&fx("threefold-written.pgn"), "--move", "Nd7"]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("would leave") || r.stderr.contains("can move"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("would leave") || r.stderr.contains("can move"),
+        "{}",
+        r.stderr
+    );
     let r = run(&[&fx("threefold-written.pgn"), "--move", "hello"]);
     assert_eq!(r.status, 2);
     assert!(r.stderr.contains("is not a move"), "{}", r.stderr);
@@ -121,7 +165,12 @@ fn claim_by_the_side_not_having_the_move() {
     assert_eq!(v["claimant"], "white");
     assert_eq!(v["claimed_by"], "black");
     assert_eq!(v["grounds"], j!([]));
-    assert!(v["reasons"][0].as_str().unwrap().contains("only the player having the move may claim (9.2.1)"));
+    assert!(
+        v["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("only the player having the move may claim (9.2.1)")
+    );
     let (status, _) = json(&[&fx("castling-lost.pgn"), "--claimant", "white"]);
     assert_eq!(status, 0);
 }
@@ -130,14 +179,23 @@ fn claim_by_the_side_not_having_the_move() {
 fn claim_after_checkmate() {
     let (status, v) = json(&[&fx("fools-mate.pgn")]);
     assert_eq!(status, 1);
-    assert_eq!(v["game_over"], j!({"reason": "checkmate", "ply": 4, "article": "5.1.1"}));
+    assert_eq!(
+        v["game_over"],
+        j!({"reason": "checkmate", "ply": 4, "article": "5.1.1"})
+    );
     assert_eq!(v["penalty"], j!(null));
     // Even with a "written move", which no longer exists.
     let (status, v) = json(&[&fx("fools-mate.pgn"), "--move", "Ke2"]);
     assert_eq!(status, 1);
     assert_eq!(v["game_over"]["reason"], "checkmate");
     let r = run(&[&fx("fools-mate.pgn")]);
-    assert!(r.stdout.contains("The game had already ended after 2...Qh4# (ply 4): checkmate, article 5.1.1."), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "The game had already ended after 2...Qh4# (ply 4): checkmate, article 5.1.1."
+        ),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -158,7 +216,11 @@ fn claim_point_by_move_and_by_ply() {
     assert_eq!(v["ply"], 9);
     let r = run(&[&fx("castling-lost.pgn"), "--after", "5...Nc6"]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("the game has 5...Nf6 there, not Nc6"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the game has 5...Nf6 there, not Nc6"),
+        "{}",
+        r.stderr
+    );
     let r = run(&[&fx("castling-lost.pgn"), "--after", "40.Nf3"]);
     assert_eq!(r.status, 2);
     let r = run(&[&fx("castling-lost.pgn"), "--ply", "99"]);
@@ -176,12 +238,24 @@ fn claim_kind_restricts_the_grounds() {
 
 #[test]
 fn editions_change_articles_and_penalties() {
-    let (_, v) = json(&[&fx("threefold-written.pgn"), "--move", "Ng8", "--rules", "fide-2009"]);
+    let (_, v) = json(&[
+        &fx("threefold-written.pgn"),
+        "--move",
+        "Ng8",
+        "--rules",
+        "fide-2009",
+    ]);
     assert_eq!(v["grounds"][0]["article"], "9.2.1");
     let (_, v) = json(&[&fx("threefold-written.pgn"), "--rules", "fide-2009"]);
     assert_eq!(v["penalty"]["minutes_added"], 3);
     assert_eq!(v["penalty"]["article"], "9.5.2");
-    let (_, v) = json(&[&fx("threefold-written.pgn"), "--move", "Ng8", "--rules", "fide-2014"]);
+    let (_, v) = json(&[
+        &fx("threefold-written.pgn"),
+        "--move",
+        "Ng8",
+        "--rules",
+        "fide-2014",
+    ]);
     assert_eq!(v["grounds"][0]["article"], "9.2.a");
 }
 
@@ -195,8 +269,17 @@ fn standard_input_and_multi_game_files() {
 
     let r = run(&[&fx("round5.pgn")]);
     assert_eq!(r.status, 2);
-    assert!(r.stderr.contains("the file has 3 games; choose one with --game N"), "{}", r.stderr);
-    assert!(r.stderr.contains("2  Carol – Dave, round 5.2"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("the file has 3 games; choose one with --game N"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("2  Carol – Dave, round 5.2"),
+        "{}",
+        r.stderr
+    );
     let (status, v) = json(&[&fx("round5.pgn"), "--game", "3", "--move", "Nf3"]);
     assert_eq!(status, 0, "{v}");
     assert_eq!(v["game"], 3);
@@ -214,14 +297,21 @@ fn written_move_that_would_checkmate_still_supports_the_claim() {
     assert_eq!(v["written_move"], "Rh8#");
     assert_eq!(v["written_move_ends_game"], "checkmate");
     let r = run(&[&fx("fifty-written-mate.pgn"), "--move", "Rh8"]);
-    assert!(r.stdout.contains("would end the game by checkmate"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("would end the game by checkmate"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
 fn seventy_five_moves_end_the_game_from_2014() {
     let (status, v) = json(&[&fx("seventy-five.pgn")]);
     assert_eq!(status, 1);
-    assert_eq!(v["game_over"], j!({"reason": "seventy-five-move", "ply": 2, "article": "9.6.2"}));
+    assert_eq!(
+        v["game_over"],
+        j!({"reason": "seventy-five-move", "ply": 2, "article": "9.6.2"})
+    );
     let (_, v) = json(&[&fx("seventy-five.pgn"), "--rules", "fide-2014"]);
     assert_eq!(v["game_over"]["article"], "9.6.b");
     // The 2009 Laws have no automatic draw: the fifty-move claim stands.
@@ -237,7 +327,10 @@ fn seventy_five_moves_end_the_game_from_2014() {
 #[test]
 fn checkmate_on_the_75th_move_takes_precedence() {
     let (_, v) = json(&[&fx("seventy-five-mate.pgn")]);
-    assert_eq!(v["game_over"], j!({"reason": "checkmate", "ply": 1, "article": "5.1.1"}));
+    assert_eq!(
+        v["game_over"],
+        j!({"reason": "checkmate", "ply": 1, "article": "5.1.1"})
+    );
 }
 
 #[test]
@@ -245,7 +338,10 @@ fn fivefold_2018_counts_any_five_2014_only_consecutive_alternate_moves() {
     let (status, v) = json(&[&fx("fivefold-scattered.pgn")]);
     assert_eq!(status, 1);
     assert_eq!(v["rules"], "fide-2018");
-    assert_eq!(v["game_over"], j!({"reason": "fivefold-repetition", "ply": 24, "article": "9.6.1"}));
+    assert_eq!(
+        v["game_over"],
+        j!({"reason": "fivefold-repetition", "ply": 24, "article": "9.6.1"})
+    );
     let (status, v) = json(&[&fx("fivefold-scattered.pgn"), "--rules", "fide-2014"]);
     assert_eq!(status, 0);
     assert_eq!(v["game_over"], j!(null));
@@ -253,5 +349,8 @@ fn fivefold_2018_counts_any_five_2014_only_consecutive_alternate_moves() {
     // Every four plies, five times: the 2014 rule ends the game too.
     let (_, v) = json(&[&fx("fivefold-consecutive.pgn")]);
     assert_eq!(v["rules"], "fide-2014");
-    assert_eq!(v["game_over"], j!({"reason": "fivefold-repetition", "ply": 16, "article": "9.6.a"}));
+    assert_eq!(
+        v["game_over"],
+        j!({"reason": "fivefold-repetition", "ply": 16, "article": "9.6.a"})
+    );
 }

@@ -36,11 +36,31 @@ struct Flags {
     stalemate: bool,
 }
 
-const NAMES: [&str; 9] = ["3now", "3pend", "50now", "50pend", "insuf", "5fold", "75", "mate", "stalemate"];
+const NAMES: [&str; 9] = [
+    "3now",
+    "3pend",
+    "50now",
+    "50pend",
+    "insuf",
+    "5fold",
+    "75",
+    "mate",
+    "stalemate",
+];
 
 impl Flags {
     fn get(&self, i: usize) -> bool {
-        [self.now3, self.pend3, self.now50, self.pend50, self.insuf, self.five, self.s75, self.mate, self.stalemate][i]
+        [
+            self.now3,
+            self.pend3,
+            self.now50,
+            self.pend50,
+            self.insuf,
+            self.five,
+            self.s75,
+            self.mate,
+            self.stalemate,
+        ][i]
     }
 }
 
@@ -71,7 +91,10 @@ fn flags_at(replay: &Replay<ChessGame>, rules: &Rulebook, p: usize) -> Flags {
 }
 
 fn replay_san(fen: &str, moves: &str) -> Replay<ChessGame> {
-    let start: Chess = Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Chess960).unwrap();
+    let start: Chess = Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position(CastlingMode::Chess960)
+        .unwrap();
     let tokens: Vec<MoveToken<'_>> = moves
         .split_ascii_whitespace()
         .map(|t| MoveToken { text: t, offset: 0 })
@@ -81,14 +104,17 @@ fn replay_san(fen: &str, moves: &str) -> Replay<ChessGame> {
 
 #[test]
 fn labelled_cases() {
-    let Some(shared) = common::shared() else { return };
+    let Some(shared) = common::shared() else {
+        return;
+    };
     let text = std::fs::read_to_string(shared.join("labels/repetition_fifty_cases.tsv")).unwrap();
     let rules = Rulebook::fide(Edition::Fide2023);
     let mut checked = 0;
     let mut wrong = Vec::new();
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
-        let (id, fen, moves, ply, api, pychess) = (f[0], f[2], f[3], f[4].parse::<usize>().unwrap(), f[5], f[7]);
+        let (id, fen, moves, ply, api, pychess) =
+            (f[0], f[2], f[3], f[4].parse::<usize>().unwrap(), f[5], f[7]);
         let replay = replay_san(fen, moves);
         let fl = flags_at(&replay, &rules, ply);
         let pos = &replay.positions[ply];
@@ -97,14 +123,18 @@ fn labelled_cases() {
         let over = fl.mate || fl.stalemate || fl.insuf || fl.five || fl.s75;
         let ours = match api {
             "can_claim_threefold_repetition" => claim3.to_string(),
-            "is_repetition(3)" | "isThreefoldRepetition" | "history.threefoldRepetition" => fl.now3.to_string(),
+            "is_repetition(3)" | "isThreefoldRepetition" | "history.threefoldRepetition" => {
+                fl.now3.to_string()
+            }
             "can_claim_fifty_moves" => claim50.to_string(),
             "is_fifty_moves" => fl.now50.to_string(),
             "is_fivefold_repetition" => fl.five.to_string(),
             "is_game_over()" => over.to_string(),
             "is_game_over(claim_draw=True)" => (over || claim3 || claim50).to_string(),
             "can_claim_draw" => (claim3 || claim50).to_string(),
-            "autoDraw(lichess)" => (ChessGame::count_clock(pos) >= 100 || fl.insuf || fl.five).to_string(),
+            "autoDraw(lichess)" => {
+                (ChessGame::count_clock(pos) >= 100 || fl.insuf || fl.five).to_string()
+            }
             "is_stalemate" => fl.stalemate.to_string(),
             "outcome" => match (fl.mate, fl.stalemate || fl.insuf) {
                 (true, _) => ChessGame::side_to_move(pos).other().name().to_owned(),
@@ -115,7 +145,9 @@ fn labelled_cases() {
         };
         checked += 1;
         if !ours.eq_ignore_ascii_case(pychess) {
-            wrong.push(format!("{id} ply {ply} {api}: ours {ours}, python-chess {pychess}"));
+            wrong.push(format!(
+                "{id} ply {ply} {api}: ours {ours}, python-chess {pychess}"
+            ));
         }
     }
     assert_eq!(checked, 99);
@@ -130,7 +162,8 @@ fn our_games(path: &Path, rules: &Rulebook) -> Vec<([Option<usize>; 9], [usize; 
     while let Some(rec) = reader.next_game() {
         let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
         let (start, _) = ChessGame::start_position(&rec).unwrap();
-        let replay = Replay::<ChessGame>::new(start, &rec.moves).unwrap_or_else(|e| panic!("{}", e.message));
+        let replay =
+            Replay::<ChessGame>::new(start, &rec.moves).unwrap_or_else(|e| panic!("{}", e.message));
         let mut first = [None; 9];
         let mut n = [0; 9];
         for p in 0..=replay.len() {
@@ -149,12 +182,19 @@ fn our_games(path: &Path, rules: &Rulebook) -> Vec<([Option<usize>; 9], [usize; 
 
 #[test]
 fn ashlar_games_agree_with_the_oracle() {
-    let Some(shared) = common::shared() else { return };
-    let Some(python) = common::oracle_python() else { return };
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let Some(python) = common::oracle_python() else {
+        return;
+    };
     let mut files = Vec::new();
     for dir in ["threefold", "fifty", "seventyFive", "fivefold"] {
         let d = shared.join("labels/ashlar-chess/pgn/basic").join(dir);
-        let mut v: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut v: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         v.sort();
         files.extend(v);
     }

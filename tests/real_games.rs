@@ -58,8 +58,13 @@ fn incremental_hash_equals_full_hash_on_the_lichess_sample() {
 fn corpus_files(shared: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in ["lichess", "twic", "scalachess", "chessjs", "pychess-fen"] {
-        let Ok(rd) = std::fs::read_dir(shared.join("corpus").join(dir)) else { continue };
-        files.extend(rd.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "pgn")));
+        let Ok(rd) = std::fs::read_dir(shared.join("corpus").join(dir)) else {
+            continue;
+        };
+        files.extend(
+            rd.map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "pgn")),
+        );
     }
     files.sort();
     files
@@ -67,7 +72,9 @@ fn corpus_files(shared: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn incremental_hash_equals_full_hash_on_the_shared_corpus() {
-    let Some(shared) = common::shared() else { return };
+    let Some(shared) = common::shared() else {
+        return;
+    };
     let (mut games, mut plies) = (0, 0);
     for f in corpus_files(&shared) {
         let (g, p, _) = check_hashes(&f);
@@ -111,7 +118,10 @@ fn same_moves_as_pgn_reader(path: &Path) -> usize {
     let mut n = 0;
     while let Some(rec) = ours.next_game() {
         let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
-        let sans = theirs.read_game(&mut Sans).unwrap().expect("pgn-reader has the game too");
+        let sans = theirs
+            .read_game(&mut Sans)
+            .unwrap()
+            .expect("pgn-reader has the game too");
         let mine: Vec<String> = rec
             .moves
             .iter()
@@ -120,14 +130,22 @@ fn same_moves_as_pgn_reader(path: &Path) -> usize {
         assert_eq!(mine, sans, "{}: game {}", path.display(), n + 1);
         n += 1;
     }
-    assert!(theirs.read_game(&mut Sans).unwrap().is_none(), "pgn-reader read more games");
+    assert!(
+        theirs.read_game(&mut Sans).unwrap().is_none(),
+        "pgn-reader read more games"
+    );
     n
 }
 
 #[test]
 fn our_reader_reads_the_same_moves_as_pgn_reader() {
-    assert_eq!(same_moves_as_pgn_reader(Path::new("fixtures/chess/lichess-sample.pgn")), 60);
-    let Some(shared) = common::shared() else { return };
+    assert_eq!(
+        same_moves_as_pgn_reader(Path::new("fixtures/chess/lichess-sample.pgn")),
+        60
+    );
+    let Some(shared) = common::shared() else {
+        return;
+    };
     for dir in ["lichess", "twic"] {
         for f in std::fs::read_dir(shared.join("corpus").join(dir)).unwrap() {
             let n = same_moves_as_pgn_reader(&f.unwrap().path());

@@ -39,7 +39,9 @@ impl GameOverReason {
         match self {
             GameOverReason::Checkmate => "checkmate",
             GameOverReason::Stalemate => "stalemate",
-            GameOverReason::InsufficientMaterial => "insufficient material (no sequence of legal moves can lead to checkmate)",
+            GameOverReason::InsufficientMaterial => {
+                "insufficient material (no sequence of legal moves can lead to checkmate)"
+            }
             GameOverReason::FivefoldRepetition => "fivefold repetition",
             GameOverReason::SeventyFiveMove => "the 75-move rule",
             GameOverReason::NoMoves => "the player to move cannot move",
@@ -58,7 +60,11 @@ pub struct GameOver {
 /// The first ply ≤ `upto` at which the game was over by the position alone.
 ///
 /// Checkmate takes precedence over the 75-move rule at the same ply (9.6.2).
-pub fn first_game_over<G: Game>(replay: &Replay<G>, rules: &Rulebook, upto: usize) -> Option<GameOver> {
+pub fn first_game_over<G: Game>(
+    replay: &Replay<G>,
+    rules: &Rulebook,
+    upto: usize,
+) -> Option<GameOver> {
     for p in 0..=upto.min(replay.len()) {
         if let Some(over) = game_over_at(replay, rules, p) {
             return Some(over);
@@ -277,7 +283,10 @@ pub fn decide<G: Game>(
             form: Form::OnTheBoard,
         });
     }
-    if let (true, Some(article)) = (wants_rep && repetitions_written.len() >= 3, rules.repetition.written) {
+    if let (true, Some(article)) = (
+        wants_rep && repetitions_written.len() >= 3,
+        rules.repetition.written,
+    ) {
         grounds.push(Ground {
             rule: rules.repetition_rule,
             article,
@@ -293,15 +302,15 @@ pub fn decide<G: Game>(
             form: Form::OnTheBoard,
         });
     }
-    if let (true, Some(article), Some(n)) = (wants_count, rules.count.written, with_written) {
-        if n >= rules.count_plies {
-            grounds.push(Ground {
-                rule: rules.count_rule,
-                article,
-                plies: vec![since_ply, p + 1],
-                form: Form::WrittenMove,
-            });
-        }
+    if let (true, Some(article), Some(n)) = (wants_count, rules.count.written, with_written)
+        && n >= rules.count_plies
+    {
+        grounds.push(Ground {
+            rule: rules.count_rule,
+            article,
+            plies: vec![since_ply, p + 1],
+            form: Form::WrittenMove,
+        });
     }
 
     let mut reasons = Vec::new();
@@ -314,16 +323,16 @@ pub fn decide<G: Game>(
         ));
         grounds.clear();
     }
-    if let Some(by) = req.claimant {
-        if by != claimant {
-            reasons.push(format!(
-                "{} claimed, but {} had the move: only the player having the move may claim ({})",
-                by.title(),
-                claimant.title(),
-                rules.claimant_article
-            ));
-            grounds.clear();
-        }
+    if let Some(by) = req.claimant
+        && by != claimant
+    {
+        reasons.push(format!(
+            "{} claimed, but {} had the move: only the player having the move may claim ({})",
+            by.title(),
+            claimant.title(),
+            rules.claimant_article
+        ));
+        grounds.clear();
     }
     if reasons.is_empty() && grounds.is_empty() {
         if wants_rep {
@@ -337,7 +346,13 @@ pub fn decide<G: Game>(
             });
         }
         if wants_count {
-            let half = |n: u32| if n % 2 == 0 { format!("{}", n / 2) } else { format!("{:.1}", n as f32 / 2.0) };
+            let half = |n: u32| {
+                if n.is_multiple_of(2) {
+                    format!("{}", n / 2)
+                } else {
+                    format!("{:.1}", n as f32 / 2.0)
+                }
+            };
             reasons.push(match with_written {
                 Some(n) => format!(
                     "{} move(s) counted with the written move ({} plies); the rule needs {}",
@@ -355,10 +370,15 @@ pub fn decide<G: Game>(
         }
     }
 
-    let near_misses = if wants_rep { near_misses(replay, p, written.as_ref().map(|w| &w.1)) } else { Vec::new() };
+    let near_misses = if wants_rep {
+        near_misses(replay, p, written.as_ref().map(|w| &w.1))
+    } else {
+        Vec::new()
+    };
     let written_ending = written.as_ref().and_then(|(_, next, _)| G::ending(next));
     let valid = !grounds.is_empty();
-    let penalty = (!valid && game_over.is_none()).then(|| rules.penalty(time, written_move.as_deref()));
+    let penalty =
+        (!valid && game_over.is_none()).then(|| rules.penalty(time, written_move.as_deref()));
     Ok(Verdict {
         ply: p,
         claimant,
@@ -377,9 +397,16 @@ pub fn decide<G: Game>(
     })
 }
 
-fn near_misses<G: Game>(replay: &Replay<G>, p: usize, written: Option<&G::Position>) -> Vec<NearMiss> {
+fn near_misses<G: Game>(
+    replay: &Replay<G>,
+    p: usize,
+    written: Option<&G::Position>,
+) -> Vec<NearMiss> {
     let mut out = Vec::new();
-    let targets = [(Some(&replay.positions[p]), Form::OnTheBoard), (written, Form::WrittenMove)];
+    let targets = [
+        (Some(&replay.positions[p]), Form::OnTheBoard),
+        (written, Form::WrittenMove),
+    ];
     for (target, of) in targets {
         let Some(target) = target else { continue };
         for q in 0..=p {
@@ -415,7 +442,10 @@ pub fn pending<G: Game>(replay: &Replay<G>, rules: &Rulebook, p: usize) -> Pendi
         if !G::is_irreversible(pos, &m) && replay.occurrences(&next, hash, p).len() >= 2 {
             out.repetition.push(m.clone());
         }
-        if !G::resets_count(pos, &m) && clock + 1 >= rules.count_plies && G::ending(&next).is_none_or(|e| e == Ending::InsufficientMaterial) {
+        if !G::resets_count(pos, &m)
+            && clock + 1 >= rules.count_plies
+            && G::ending(&next).is_none_or(|e| e == Ending::InsufficientMaterial)
+        {
             out.count.push(m);
         }
     }

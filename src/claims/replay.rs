@@ -63,8 +63,12 @@ impl<G: Game> Replay<G> {
                 let label = numbered::<G>(&pos, tok.text);
                 let what = match e {
                     MoveError::Syntax(s) => s,
-                    MoveError::Illegal(s) => format!("illegal move {label}: {s}; position {}", G::fen(&pos)),
-                    MoveError::Ambiguous(s) => format!("ambiguous move {label}: {s}; position {}", G::fen(&pos)),
+                    MoveError::Illegal(s) => {
+                        format!("illegal move {label}: {s}; position {}", G::fen(&pos))
+                    }
+                    MoveError::Ambiguous(s) => {
+                        format!("ambiguous move {label}: {s}; position {}", G::fen(&pos))
+                    }
                 };
                 ReplayError {
                     index: i,

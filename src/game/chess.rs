@@ -16,8 +16,7 @@
 //! ```
 
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
-    attacks,
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square, attacks,
     fen::Fen,
     san::{San, SanError, SanPlus},
     uci::UciMove,
@@ -48,8 +47,14 @@ pub fn start_position(record: &GameRecord<'_>) -> Result<Start, (usize, String)>
         let v = tag.value.trim().to_ascii_lowercase();
         match v.as_str() {
             "" | "standard" | "chess" | "normal" | "from position" | "fromposition" => {}
-            "chess960" | "chess 960" | "960" | "fischerandom" | "fischer random" | "fischer random chess"
-            | "frc" | "chess960 (fischerandom)" => chess960 = true,
+            "chess960"
+            | "chess 960"
+            | "960"
+            | "fischerandom"
+            | "fischer random"
+            | "fischer random chess"
+            | "frc"
+            | "chess960 (fischerandom)" => chess960 = true,
             _ => {
                 return Err((
                     tag.offset,
@@ -79,10 +84,12 @@ pub fn start_position(record: &GameRecord<'_>) -> Result<Start, (usize, String)>
         .map_err(|e| (fen_tag.offset, format!("bad FEN \"{text}\": {e}")))?;
     // Castling rights written as files (Shredder-FEN) or naming a rook that
     // is not the outermost mark a Chess960 game.
-    if let Some(castling) = text.split_ascii_whitespace().nth(2) {
-        if castling.chars().any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c)) {
-            chess960 = true;
-        }
+    if let Some(castling) = text.split_ascii_whitespace().nth(2)
+        && castling
+            .chars()
+            .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c))
+    {
+        chess960 = true;
     }
     let position: Chess = fen
         .into_position(CastlingMode::Chess960)
@@ -160,7 +167,9 @@ fn san_to_move(pos: &Chess, san: San, text: &str) -> Result<Move, MoveError> {
         _ => match san.to_move(pos) {
             Ok(m) => Ok(m),
             Err(SanError::IllegalSan) => Err(MoveError::Illegal(explain_illegal(pos, san, text))),
-            Err(SanError::AmbiguousSan) => Err(MoveError::Ambiguous(explain_ambiguous(pos, san, text))),
+            Err(SanError::AmbiguousSan) => {
+                Err(MoveError::Ambiguous(explain_ambiguous(pos, san, text)))
+            }
         },
     }
 }
@@ -222,11 +231,18 @@ fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
                 format!(
                     "'{text}' is illegal: no {who} {} can move to {to} ({} on {})",
                     role_name(role),
-                    if squares.len() == 1 { role_name(role).to_owned() } else { format!("{}s", role_name(role)) },
+                    if squares.len() == 1 {
+                        role_name(role).to_owned()
+                    } else {
+                        format!("{}s", role_name(role))
+                    },
                     squares.join(", ")
                 )
             } else if role == Role::King {
-                format!("'{text}' is illegal: the king on {} cannot go to {to}: that square is attacked", reach[0])
+                format!(
+                    "'{text}' is illegal: the king on {} cannot go to {to}: that square is attacked",
+                    reach[0]
+                )
             } else {
                 let froms: Vec<String> = reach.iter().map(|s| s.to_string()).collect();
                 format!(
@@ -243,17 +259,20 @@ fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
 fn pawn_pushes(us: Color, from: Square, occupied: shakmaty::Bitboard) -> shakmaty::Bitboard {
     let mut bb = shakmaty::Bitboard::EMPTY;
     let step = |s: Square| s.offset(if us == Color::White { 8 } else { -8 });
-    if let Some(one) = step(from) {
-        if !occupied.contains(one) {
-            bb.add(one);
-            let start_rank = if us == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
-            if from.rank() == start_rank {
-                if let Some(two) = step(one) {
-                    if !occupied.contains(two) {
-                        bb.add(two);
-                    }
-                }
-            }
+    if let Some(one) = step(from)
+        && !occupied.contains(one)
+    {
+        bb.add(one);
+        let start_rank = if us == Color::White {
+            shakmaty::Rank::Second
+        } else {
+            shakmaty::Rank::Seventh
+        };
+        if from.rank() == start_rank
+            && let Some(two) = step(one)
+            && !occupied.contains(two)
+        {
+            bb.add(two);
         }
     }
     bb
@@ -317,10 +336,10 @@ fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
     };
     let from = square(rest)?;
     let mut rest = &rest[2..];
-    if let Some((&c, r)) = rest.split_first() {
-        if c == b'-' || c == b'x' {
-            rest = r;
-        }
+    if let Some((&c, r)) = rest.split_first()
+        && (c == b'-' || c == b'x')
+    {
+        rest = r;
     }
     let to = square(rest)?;
     rest = &rest[2..];
@@ -337,7 +356,11 @@ fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
             Move::Castle { king, rook } => {
                 // Written king-to-destination (e1-g1) or king-takes-rook (e1-h1).
                 let dest = Square::from_coords(
-                    if rook.file() > king.file() { shakmaty::File::G } else { shakmaty::File::C },
+                    if rook.file() > king.file() {
+                        shakmaty::File::G
+                    } else {
+                        shakmaty::File::C
+                    },
                     king.rank(),
                 );
                 if from == king && (to == dest || to == rook) {
@@ -350,7 +373,9 @@ fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
         mf == from && mt == to && m.promotion() == promotion && role.is_none_or(|r| r == m.role())
     });
     Some(found.ok_or_else(|| {
-        MoveError::Illegal(format!("'{text}' is illegal: no legal move goes from {from} to {to} here"))
+        MoveError::Illegal(format!(
+            "'{text}' is illegal: no legal move goes from {from} to {to} here"
+        ))
     }))
 }
 
@@ -402,7 +427,11 @@ impl Game for ChessGame {
             None => text,
         };
         let san = SanPlus::from_ascii(text_for_san.as_bytes())
-            .map_err(|_| MoveError::Syntax(format!("'{text}' is not a move (nor a move number, NAG, comment or result)")))?
+            .map_err(|_| {
+                MoveError::Syntax(format!(
+                    "'{text}' is not a move (nor a move number, NAG, comment or result)"
+                ))
+            })?
             .san;
         san_to_move(pos, san, text)
     }
@@ -423,7 +452,11 @@ impl Game for ChessGame {
         // "e8Q": promotion without '='.
         let b = latin.as_bytes();
         if b.len() >= 3 && b"QRBN".contains(&b[b.len() - 1]) && b[b.len() - 2].is_ascii_digit() {
-            let with_eq = format!("{}={}", &latin[..latin.len() - 1], &latin[latin.len() - 1..]);
+            let with_eq = format!(
+                "{}={}",
+                &latin[..latin.len() - 1],
+                &latin[latin.len() - 1..]
+            );
             if let Ok(san) = SanPlus::from_ascii(with_eq.as_bytes()) {
                 return san_to_move(pos, san.san, text);
             }
@@ -434,10 +467,10 @@ impl Game for ChessGame {
             (Some(Err(e)), None) => return Err(e),
             (None, None) => {}
         }
-        if let Ok(uci) = latin.parse::<UciMove>() {
-            if let Ok(m) = uci.to_move(pos) {
-                return Ok(m);
-            }
+        if let Ok(uci) = latin.parse::<UciMove>()
+            && let Ok(m) = uci.to_move(pos)
+        {
+            return Ok(m);
         }
         Err(MoveError::Syntax(format!(
             "'{text}' is not a move: write it in SAN (Nf3, exd5, O-O, e8=Q) or by its squares (g1-f3)"
@@ -462,7 +495,11 @@ impl Game for ChessGame {
 
     fn ending(pos: &Chess) -> Option<Ending> {
         if pos.legal_moves().is_empty() {
-            Some(if pos.is_check() { Ending::Checkmate } else { Ending::Stalemate })
+            Some(if pos.is_check() {
+                Ending::Checkmate
+            } else {
+                Ending::Stalemate
+            })
         } else if pos.is_insufficient_material() {
             Some(Ending::InsufficientMaterial)
         } else {
@@ -511,12 +548,20 @@ impl Game for ChessGame {
                 let f = Fen::from_position(p, EnPassantMode::Legal).to_string();
                 f.split(' ').nth(2).unwrap_or("-").to_owned()
             };
-            reasons.push(format!("castling rights differ ({} then, {} here)", rights(b), rights(a)));
+            reasons.push(format!(
+                "castling rights differ ({} then, {} here)",
+                rights(b),
+                rights(a)
+            ));
         }
         if a.legal_ep_square() != b.legal_ep_square() {
             match (b.legal_ep_square(), a.legal_ep_square()) {
-                (Some(sq), _) => reasons.push(format!("an en passant capture on {sq} was possible then")),
-                (None, Some(sq)) => reasons.push(format!("an en passant capture on {sq} is possible here")),
+                (Some(sq), _) => {
+                    reasons.push(format!("an en passant capture on {sq} was possible then"))
+                }
+                (None, Some(sq)) => {
+                    reasons.push(format!("an en passant capture on {sq} is possible here"))
+                }
                 (None, None) => {}
             }
         }
@@ -531,7 +576,10 @@ mod tests {
     use super::*;
 
     fn pos(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Chess960).unwrap()
+        Fen::from_ascii(fen.as_bytes())
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap()
     }
 
     #[test]
@@ -550,7 +598,12 @@ mod tests {
             assert_eq!(ChessGame::notation(&p, &m), want, "{text}");
         }
         let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-        for (text, want) in [("0-0", "O-O"), ("O-O-O", "O-O-O"), ("e1-g1", "O-O"), ("0-0+", "O-O")] {
+        for (text, want) in [
+            ("0-0", "O-O"),
+            ("O-O-O", "O-O-O"),
+            ("e1-g1", "O-O"),
+            ("0-0+", "O-O"),
+        ] {
             let m = ChessGame::parse_written(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(ChessGame::notation(&p, &m), want, "{text}");
         }
@@ -565,7 +618,10 @@ mod tests {
     fn illegal_and_ambiguous_written_moves_say_why() {
         let p = Chess::default();
         let e = ChessGame::parse_written(&p, "Nf4").unwrap_err();
-        assert!(matches!(e, MoveError::Illegal(ref s) if s.contains("no White knight can move to f4")), "{e}");
+        assert!(
+            matches!(e, MoveError::Illegal(ref s) if s.contains("no White knight can move to f4")),
+            "{e}"
+        );
         let e = ChessGame::parse_written(&p, "Qh5").unwrap_err();
         assert!(e.to_string().contains("queen"), "{e}");
         let e = ChessGame::parse_written(&p, "O-O").unwrap_err();
@@ -574,7 +630,10 @@ mod tests {
         assert!(matches!(e, MoveError::Syntax(_)));
         let p = pos("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
         let e = ChessGame::parse_written(&p, "Nd2").unwrap_err();
-        assert!(matches!(e, MoveError::Ambiguous(ref s) if s.contains("Nbd2") && s.contains("Nfd2")), "{e}");
+        assert!(
+            matches!(e, MoveError::Ambiguous(ref s) if s.contains("Nbd2") && s.contains("Nfd2")),
+            "{e}"
+        );
         // Pinned knight: pseudo-legal but illegal.
         let p = pos("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1");
         let e = ChessGame::parse_written(&p, "Nc3").unwrap_err();
@@ -587,9 +646,18 @@ mod tests {
     #[test]
     fn recorded_moves_are_strict() {
         let p = Chess::default();
-        assert!(matches!(ChessGame::parse_recorded(&p, "--"), Err(MoveError::Syntax(_))));
-        assert!(matches!(ChessGame::parse_recorded(&p, "Nf9"), Err(MoveError::Syntax(_))));
-        assert!(matches!(ChessGame::parse_recorded(&p, "N@f3"), Err(MoveError::Syntax(_))));
+        assert!(matches!(
+            ChessGame::parse_recorded(&p, "--"),
+            Err(MoveError::Syntax(_))
+        ));
+        assert!(matches!(
+            ChessGame::parse_recorded(&p, "Nf9"),
+            Err(MoveError::Syntax(_))
+        ));
+        assert!(matches!(
+            ChessGame::parse_recorded(&p, "N@f3"),
+            Err(MoveError::Syntax(_))
+        ));
         assert!(ChessGame::parse_recorded(&p, "Nf3+").is_ok());
     }
 
@@ -597,7 +665,9 @@ mod tests {
     fn incremental_hash_matches_full_hash() {
         let mut p = Chess::default();
         let mut h = ChessGame::hash(&p);
-        for san in ["e4", "d5", "e5", "f5", "exf6", "Nc6", "Ke2", "Bg4", "Ke1", "Qd6", "Nf3", "O-O-O"] {
+        for san in [
+            "e4", "d5", "e5", "f5", "exf6", "Nc6", "Ke2", "Bg4", "Ke1", "Qd6", "Nf3", "O-O-O",
+        ] {
             let m = ChessGame::parse_recorded(&p, san).unwrap();
             h = ChessGame::play(&mut p, &m, h);
             assert_eq!(h, ChessGame::hash(&p), "after {san}");

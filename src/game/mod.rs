@@ -100,7 +100,9 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Syntax(s) | MoveError::Illegal(s) | MoveError::Ambiguous(s) => f.write_str(s),
+            MoveError::Syntax(s) | MoveError::Illegal(s) | MoveError::Ambiguous(s) => {
+                f.write_str(s)
+            }
         }
     }
 }
@@ -127,7 +129,9 @@ pub trait Game {
     /// The start position of a record (from its tags), with notes for the
     /// reader ("Chess960", "starts from a FEN"). Errors carry the byte
     /// offset of the tag at fault.
-    fn start_position(record: &crate::record::GameRecord<'_>) -> Result<(Self::Position, Vec<String>), (usize, String)>;
+    fn start_position(
+        record: &crate::record::GameRecord<'_>,
+    ) -> Result<(Self::Position, Vec<String>), (usize, String)>;
     /// Full hash of a position.
     fn hash(pos: &Self::Position) -> u64;
     /// Plays the legal move `m`, returning the hash of the new position,

@@ -96,7 +96,11 @@ fn is_space(b: u8) -> bool {
 }
 
 fn is_delimiter(b: u8) -> bool {
-    is_space(b) || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"')
+    is_space(b)
+        || matches!(
+            b,
+            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
+        )
 }
 
 const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
@@ -264,7 +268,10 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one word of movetext: a move number, a move or a result.
-    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Result<Option<ResultToken<'a>>, SyntaxError> {
+    fn read_word(
+        &mut self,
+        game: &mut GameRecord<'a>,
+    ) -> Result<Option<ResultToken<'a>>, SyntaxError> {
         let b = self.bytes;
         let at = self.pos;
         let mut end = at;
@@ -274,7 +281,10 @@ impl<'a> Reader<'a> {
         let word = &b[at..end];
         if let Some(r) = RESULTS.iter().find(|r| r.as_bytes() == word) {
             self.pos = end;
-            return Ok(Some(ResultToken { text: r, offset: at }));
+            return Ok(Some(ResultToken {
+                text: r,
+                offset: at,
+            }));
         }
         if word[0].is_ascii_digit() && !word.starts_with(b"0-0") {
             // A move number: digits then dots; a move may follow at once ("1.e4").
@@ -290,7 +300,10 @@ impl<'a> Reader<'a> {
                 // Digits with no dots: PDN allows numeric squares in other
                 // games, but none of ours; and "12" alone is no element.
                 if i == end {
-                    return self.err(at, format!("'{}' is not a move, a move number or a result", lossy(word)));
+                    return self.err(
+                        at,
+                        format!("'{}' is not a move, a move number or a result", lossy(word)),
+                    );
                 }
                 // Something like "1-2" or "3x": hand it to the game as a move
                 // token so the game says why it is not a move.
@@ -312,7 +325,12 @@ impl<'a> Reader<'a> {
         }
         let text = match std::str::from_utf8(&b[at..text_end]) {
             Ok(t) => t,
-            Err(_) => return self.err(at, format!("'{}' is not a move (bytes that are not UTF-8)", lossy(word))),
+            Err(_) => {
+                return self.err(
+                    at,
+                    format!("'{}' is not a move (bytes that are not UTF-8)", lossy(word)),
+                );
+            }
         };
         game.moves.push(MoveToken { text, offset: at });
         self.pos = end;
@@ -331,7 +349,9 @@ impl<'a> Reader<'a> {
             i += 1;
         }
         let name_start = i;
-        while i < line_end && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'+' || b[i] == b'-') {
+        while i < line_end
+            && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'+' || b[i] == b'-')
+        {
             i += 1;
         }
         if i == name_start {
@@ -343,7 +363,10 @@ impl<'a> Reader<'a> {
             i += 1;
         }
         if i >= line_end || b[i] != b'"' {
-            return self.err(open, format!("tag [{name} ...] has no quoted value (expected [{name} \"value\"])"));
+            return self.err(
+                open,
+                format!("tag [{name} ...] has no quoted value (expected [{name} \"value\"])"),
+            );
         }
         i += 1;
         let value_start = i;
@@ -351,7 +374,10 @@ impl<'a> Reader<'a> {
         let mut has_escape = false;
         loop {
             if i >= line_end {
-                return self.err(open, format!("unterminated tag [{name} ...]: no closing '\"' on its line"));
+                return self.err(
+                    open,
+                    format!("unterminated tag [{name} ...]: no closing '\"' on its line"),
+                );
             }
             match b[i] {
                 0 => return self.err(i, "binary data (a NUL byte) in a tag value"),
@@ -370,7 +396,10 @@ impl<'a> Reader<'a> {
             i += 1;
         }
         if i >= line_end || b[i] != b']' {
-            return self.err(open, format!("unterminated tag [{name} ...]: no closing ']'"));
+            return self.err(
+                open,
+                format!("unterminated tag [{name} ...]: no closing ']'"),
+            );
         }
         self.pos = i + 1;
         let value = self.decode_value(raw, value_start, name)?;
@@ -386,7 +415,12 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn decode_value(&self, raw: &'a [u8], offset: usize, name: &str) -> Result<Cow<'a, str>, SyntaxError> {
+    fn decode_value(
+        &self,
+        raw: &'a [u8],
+        offset: usize,
+        name: &str,
+    ) -> Result<Cow<'a, str>, SyntaxError> {
         match std::str::from_utf8(raw) {
             Ok(s) => Ok(Cow::Borrowed(s)),
             Err(e) => match self.encoding {
@@ -437,7 +471,12 @@ impl<'a> Reader<'a> {
                 }
                 b';' => self.skip_line(),
                 b'[' if self.at_line_start(self.pos) => break,
-                0 => return self.err(self.pos, "binary data (a NUL byte): this is not a PGN record"),
+                0 => {
+                    return self.err(
+                        self.pos,
+                        "binary data (a NUL byte): this is not a PGN record",
+                    );
+                }
                 _ => {}
             }
             self.pos += 1;
@@ -465,7 +504,9 @@ mod tests {
 
     #[test]
     fn reads_moves_numbers_comments_variations_nags() {
-        let games = read_all("[A \"b\"]\n1.e4 e5 $1 2. Nf3!? {c (d} (2. f4 {x} (2. d4)) 2... Nc6; rest\n3. O-O 0-0 1/2-1/2");
+        let games = read_all(
+            "[A \"b\"]\n1.e4 e5 $1 2. Nf3!? {c (d} (2. f4 {x} (2. d4)) 2... Nc6; rest\n3. O-O 0-0 1/2-1/2",
+        );
         let g = games[0].as_ref().unwrap();
         assert_eq!(moves(g), ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0"]);
         assert_eq!(g.result.unwrap().text, "1/2-1/2");
@@ -509,7 +550,10 @@ mod tests {
     #[test]
     fn escapes_in_tag_values() {
         let games = read_all("[Event \"a \\\"b\\\" \\\\ c\"]\n*");
-        assert_eq!(games[0].as_ref().unwrap().tag("Event"), Some("a \"b\" \\ c"));
+        assert_eq!(
+            games[0].as_ref().unwrap().tag("Event"),
+            Some("a \"b\" \\ c")
+        );
     }
 
     #[test]

@@ -53,9 +53,21 @@ impl ClaimReport {
         notes: Vec<String>,
     ) -> ClaimReport {
         let mut plies: Vec<usize> = verdict.repetitions.clone();
-        plies.extend(verdict.repetitions_written.iter().copied().filter(|&q| q <= replay.len()));
+        plies.extend(
+            verdict
+                .repetitions_written
+                .iter()
+                .copied()
+                .filter(|&q| q <= replay.len()),
+        );
         plies.extend(verdict.near_misses.iter().map(|n| n.ply));
-        plies.extend(verdict.grounds.iter().flat_map(|g| g.plies.iter().copied()).filter(|&q| q <= replay.len()));
+        plies.extend(
+            verdict
+                .grounds
+                .iter()
+                .flat_map(|g| g.plies.iter().copied())
+                .filter(|&q| q <= replay.len()),
+        );
         plies.push(verdict.ply);
         plies.push(verdict.count.since_ply);
         if let Some(o) = &verdict.game_over {
@@ -93,8 +105,14 @@ impl ClaimReport {
 
     /// The label of a ply ("after 24...Kg8", "at the start position").
     pub fn after(&self, ply: usize) -> String {
-        if ply == self.verdict.ply + 1 && self.written_label.is_some() && !self.labels.contains_key(&ply) {
-            return format!("after the written move {}", self.written_label.as_deref().unwrap_or("?"));
+        if ply == self.verdict.ply + 1
+            && self.written_label.is_some()
+            && !self.labels.contains_key(&ply)
+        {
+            return format!(
+                "after the written move {}",
+                self.written_label.as_deref().unwrap_or("?")
+            );
         }
         match self.labels.get(&ply) {
             Some(l) if ply == 0 => format!("at {l}"),

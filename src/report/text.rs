@@ -6,7 +6,10 @@ use super::ClaimReport;
 use crate::claims::{Form, GameOverReason};
 
 fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
-    let parts: Vec<String> = plies.iter().map(|&p| format!("{} (ply {p})", r.after(p))).collect();
+    let parts: Vec<String> = plies
+        .iter()
+        .map(|&p| format!("{} (ply {p})", r.after(p)))
+        .collect();
     match parts.len() {
         0 => String::new(),
         1 => parts[0].clone(),
@@ -36,7 +39,11 @@ pub fn claim(r: &ClaimReport) -> String {
     let _ = writeln!(
         s,
         "Claim {verdict}{} — rules {}",
-        if rules.is_empty() { String::new() } else { format!(": {}", rules.join("; ")) },
+        if rules.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", rules.join("; "))
+        },
         r.rules
     );
     let _ = writeln!(
@@ -46,11 +53,26 @@ pub fn claim(r: &ClaimReport) -> String {
         r.file,
         r.players.0,
         r.players.1,
-        r.event.as_deref().map(|e| format!(", {e}")).unwrap_or_default(),
-        r.round.as_deref().map(|x| format!(", round {x}")).unwrap_or_default()
+        r.event
+            .as_deref()
+            .map(|e| format!(", {e}"))
+            .unwrap_or_default(),
+        r.round
+            .as_deref()
+            .map(|x| format!(", round {x}"))
+            .unwrap_or_default()
     );
-    let point = if v.ply == 0 { "at the start position".to_owned() } else { r.after(v.ply) };
-    let _ = write!(s, "Claim {point} (ply {}): {} has the move", v.ply, v.claimant.title());
+    let point = if v.ply == 0 {
+        "at the start position".to_owned()
+    } else {
+        r.after(v.ply)
+    };
+    let _ = write!(
+        s,
+        "Claim {point} (ply {}): {} has the move",
+        v.ply,
+        v.claimant.title()
+    );
     if let Some(by) = v.claimed_by {
         let _ = write!(s, "; claim made by {}", by.title());
     }
@@ -69,7 +91,13 @@ pub fn claim(r: &ClaimReport) -> String {
             GameOverReason::Stalemate => "stalemate".to_owned(),
             other => other.name().to_owned(),
         };
-        let _ = writeln!(s, "\nThe game had already ended {} (ply {}): {how}, article {}.", r.after(over.ply), over.ply, over.article);
+        let _ = writeln!(
+            s,
+            "\nThe game had already ended {} (ply {}): {how}, article {}.",
+            r.after(over.ply),
+            over.ply,
+            over.article
+        );
     }
 
     if !v.grounds.is_empty() {
@@ -80,10 +108,20 @@ pub fn claim(r: &ClaimReport) -> String {
                 Form::WrittenMove => "with the written move",
             };
             if g.rule == "threefold-repetition" {
-                let _ = writeln!(s, "  {} {} {form}: the position stood {}.", g.article, rule_words(g.rule), join_labels(r, &g.plies));
+                let _ = writeln!(
+                    s,
+                    "  {} {} {form}: the position stood {}.",
+                    g.article,
+                    rule_words(g.rule),
+                    join_labels(r, &g.plies)
+                );
             } else {
                 let c = &v.count;
-                let n = if g.form == Form::WrittenMove { c.with_written_move.unwrap_or(c.plies) } else { c.plies };
+                let n = if g.form == Form::WrittenMove {
+                    c.with_written_move.unwrap_or(c.plies)
+                } else {
+                    c.plies
+                };
                 let _ = writeln!(
                     s,
                     "  {} {} {form}: {} plies ({} moves by each player) since {}{}.",
@@ -91,9 +129,16 @@ pub fn claim(r: &ClaimReport) -> String {
                     rule_words(g.rule),
                     n,
                     n / 2,
-                    if c.since_ply == 0 { "the start".to_owned() } else { r.after(c.since_ply) },
+                    if c.since_ply == 0 {
+                        "the start".to_owned()
+                    } else {
+                        r.after(c.since_ply)
+                    },
                     if c.from_start_position > 0 {
-                        format!(", {} of them from the FEN halfmove clock", c.from_start_position)
+                        format!(
+                            ", {} of them from the FEN halfmove clock",
+                            c.from_start_position
+                        )
                     } else {
                         String::new()
                     }
@@ -111,7 +156,11 @@ pub fn claim(r: &ClaimReport) -> String {
     // Evidence, valid or not.
     if v.game_over.is_none() {
         let _ = writeln!(s, "\nEvidence:");
-        let _ = writeln!(s, "  The position on the board stood {}.", join_labels(r, &v.repetitions));
+        let _ = writeln!(
+            s,
+            "  The position on the board stood {}.",
+            join_labels(r, &v.repetitions)
+        );
         if !v.repetitions_written.is_empty() {
             let _ = writeln!(
                 s,
@@ -124,27 +173,44 @@ pub fn claim(r: &ClaimReport) -> String {
             s,
             "  Move count: {} plies since {}{} ({} needed){}.",
             c.plies,
-            if c.since_ply == 0 { "the start".to_owned() } else { r.after(c.since_ply) },
+            if c.since_ply == 0 {
+                "the start".to_owned()
+            } else {
+                r.after(c.since_ply)
+            },
             if c.from_start_position > 0 {
-                format!(", {} of them from the FEN halfmove clock", c.from_start_position)
+                format!(
+                    ", {} of them from the FEN halfmove clock",
+                    c.from_start_position
+                )
             } else {
                 String::new()
             },
             c.needed,
             match c.with_written_move {
                 Some(n) => format!("; {n} with the written move"),
-                None if v.written_move.is_some() => "; the written move restarts the count".to_owned(),
+                None if v.written_move.is_some() =>
+                    "; the written move restarts the count".to_owned(),
                 None => String::new(),
             }
         );
         if !v.near_misses.is_empty() {
-            let _ = writeln!(s, "  Same placement but not the same position (not counted):");
+            let _ = writeln!(
+                s,
+                "  Same placement but not the same position (not counted):"
+            );
             for n in v.near_misses.iter().take(12) {
                 let of = match n.of {
                     Form::OnTheBoard => "the claimed position",
                     Form::WrittenMove => "the position after the written move",
                 };
-                let _ = writeln!(s, "    {} (ply {}), like {of}: {}", r.after(n.ply), n.ply, n.reason);
+                let _ = writeln!(
+                    s,
+                    "    {} (ply {}), like {of}: {}",
+                    r.after(n.ply),
+                    n.ply,
+                    n.reason
+                );
             }
             if v.near_misses.len() > 12 {
                 let _ = writeln!(s, "    ... and {} more", v.near_misses.len() - 12);

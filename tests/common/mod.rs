@@ -18,7 +18,11 @@ pub fn run(args: &[&str]) -> Run {
 pub fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_verify-claim"));
     cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn verify-claim");
     if let Some(bytes) = stdin {
@@ -38,8 +42,16 @@ pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
     let mut a = args.to_vec();
     a.extend(["--format", "json"]);
     let r = run(&a);
-    assert!(r.status == 0 || r.status == 1, "status {}: {}", r.status, r.stderr);
-    (r.status, serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout)))
+    assert!(
+        r.status == 0 || r.status == 1,
+        "status {}: {}",
+        r.status,
+        r.stderr
+    );
+    (
+        r.status,
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}", r.stdout)),
+    )
 }
 
 /// `../shared` beside the crate, when present. Tests that need it call this
@@ -57,10 +69,16 @@ pub fn shared() -> Option<PathBuf> {
 /// A Python interpreter with python-chess, for the oracle: $ORACLE_PYTHON,
 /// else `python3` if it imports `chess`.
 pub fn oracle_python() -> Option<String> {
-    let candidates: Vec<String> = std::env::var("ORACLE_PYTHON").into_iter().chain(["python3".to_owned()]).collect();
+    let candidates: Vec<String> = std::env::var("ORACLE_PYTHON")
+        .into_iter()
+        .chain(["python3".to_owned()])
+        .collect();
     for py in candidates {
         let ok = Command::new(&py)
-            .args(["-c", "import chess, chess.pgn; assert chess.__version__ >= '1.11'"])
+            .args([
+                "-c",
+                "import chess, chess.pgn; assert chess.__version__ >= '1.11'",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
