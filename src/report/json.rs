@@ -10,8 +10,8 @@ pub fn claim(r: &ClaimReport) -> Value {
     let v = &r.verdict;
     let label = |p: usize| -> Value {
         match r.labels.get(&p) {
-            Some(l) if p > 0 => json!(l),
             _ if p == v.ply + 1 => json!(r.written_label),
+            Some(l) if p > 0 => json!(l),
             _ => Value::Null,
         }
     };

@@ -73,7 +73,11 @@ impl ClaimReport {
         if let Some(o) = &verdict.game_over {
             plies.push(o.ply);
         }
-        let labels = plies.into_iter().map(|q| (q, replay.label(q))).collect();
+        let labels = plies
+            .into_iter()
+            .filter(|&q| q <= verdict.ply)
+            .map(|q| (q, replay.label(q)))
+            .collect();
         let pos = &replay.positions[verdict.ply];
         let written_label = verdict
             .written_move
