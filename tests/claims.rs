@@ -360,7 +360,15 @@ fn written_move_of_an_earlier_claim_is_not_confused_with_the_recorded_move() {
     // The game went on with 6.Ng1 after ply 10; the claim at ply 10 writes
     // 6.Ng1 too: the report must speak of the written move.
     let r = run(&[&fx("castling-lost.pgn"), "--ply", "10", "--move", "Ng1"]);
-    assert!(r.stdout.contains("after 4.Ng1 (ply 7), and after the written move 6.Ng1 (ply 11)"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("after 4.Ng1 (ply 7), and after the written move 6.Ng1 (ply 11)"),
+        "{}",
+        r.stdout
+    );
     let (_, v) = json(&[&fx("castling-lost.pgn"), "--ply", "10", "--move", "Ng1"]);
-    assert_eq!(v["repetitions_with_written_move"][1], j!({"ply": 11, "move": "6.Ng1"}));
+    assert_eq!(
+        v["repetitions_with_written_move"][1],
+        j!({"ply": 11, "move": "6.Ng1"})
+    );
 }
