@@ -103,28 +103,52 @@ pub struct Outcome {
     pub status: i32,
 }
 
-/// Runs the tool on the given arguments (the first is the program name).
-pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
-    let args = match ClaimArgs::try_parse_from(args) {
-        Ok(a) => a,
+/// Parses arguments with clap; help and version are an outcome, errors a
+/// diagnostic (exit status 2).
+fn parse<P: Parser>(args: Vec<std::ffi::OsString>) -> Result<Result<P, Outcome>, Diagnostic> {
+    match P::try_parse_from(args) {
+        Ok(a) => Ok(Ok(a)),
         Err(e) => {
-            let status = if e.use_stderr() { 2 } else { 0 };
             let text = e.render().to_string();
-            if status == 2 {
+            if e.use_stderr() {
                 return Err(Diagnostic::new(
                     "verify-claim",
                     None,
                     text.trim_start_matches("error: ").trim_end().to_owned(),
                 ));
             }
-            return Ok(Outcome {
+            Ok(Err(Outcome {
                 stdout: text,
-                status,
-            });
+                status: 0,
+            }))
         }
-    };
-    let input = input::read(&args.file)?;
-    claim(&args, &input)
+    }
+}
+
+/// Runs the tool on the given arguments (the first is the program name).
+///
+/// `verify-claim scan ...` scans archives; `verify-claim claim FILE ...` or
+/// just `verify-claim FILE ...` decides a claim.
+pub fn run(mut args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
+    let sub = args.get(1).and_then(|a| a.to_str()).map(str::to_owned);
+    if sub.as_deref() == Some("scan") {
+        args.remove(1);
+        args[0] = "verify-claim scan".into();
+        return match parse::<ScanArgs>(args)? {
+            Ok(a) => scan(a),
+            Err(o) => Ok(o),
+        };
+    }
+    if sub.as_deref() == Some("claim") {
+        args.remove(1);
+    }
+    match parse::<ClaimArgs>(args)? {
+        Ok(a) => {
+            let input = input::read(&a.file)?;
+            claim(&a, &input)
+        }
+        Err(o) => Ok(o),
+    }
 }
 
 fn place(input: &Input, offset: usize) -> Option<Place> {
@@ -344,5 +368,144 @@ fn decide<G: Game>(
     Ok(Outcome {
         stdout,
         status: if valid { 0 } else { 1 },
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    Text,
+    Jsonl,
+    Csv,
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Never,
+}
+
+/// Scan archives for claimable draws, automatic draws and results the Laws
+/// contradict.
+#[derive(Parser, Debug)]
+#[command(
+    name = "verify-claim scan",
+    version,
+    about = "Scan archives for claimable draws, automatic draws and results the Laws contradict",
+    after_help = "Exit status: 1 if a finding is at or above --fail-on, 2 if an input could not be read, 0 otherwise."
+)]
+pub struct ScanArgs {
+    /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ScanFormat,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// The edition of the Laws (auto: in force on each game's Date).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub rules: RulesArg,
+    /// Exit with status 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value = "error")]
+    pub fail_on: FailOn,
+    /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
+    #[arg(long, value_name = "N")]
+    pub min_draw_moves: Option<u32>,
+    /// How to read tag values that are not UTF-8.
+    #[arg(long, value_enum, default_value = "utf8")]
+    pub encoding: EncodingArg,
+    /// No progress bar, even on a terminal.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+fn edition_of(arg: RulesArg) -> Option<Edition> {
+    match arg {
+        RulesArg::Auto => None,
+        RulesArg::Fide2009 => Some(Edition::Fide2009),
+        RulesArg::Fide2014 => Some(Edition::Fide2014),
+        RulesArg::Fide2018 => Some(Edition::Fide2018),
+        RulesArg::Fide2023 => Some(Edition::Fide2023),
+    }
+}
+
+fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
+    use std::io::{IsTerminal, Write};
+
+    use crate::claims::scan::{RulesChoice, ScanOptions, Severity};
+    use crate::report::scan as printers;
+
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = crate::scan::Config {
+        paths: args.paths.clone(),
+        jobs,
+        options: ScanOptions {
+            rules: edition_of(args.rules).map_or(RulesChoice::Auto, RulesChoice::Fixed),
+            min_draw_moves: args.min_draw_moves,
+        },
+        encoding: match args.encoding {
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::Latin1 => Encoding::Latin1,
+        },
+        progress: !args.no_progress && std::io::stderr().is_terminal(),
+    };
+    let stdout = std::io::stdout();
+    let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut printer: Box<dyn printers::Printer> = match args.format {
+        ScanFormat::Text => Box::new(printers::Text::new(colour)),
+        ScanFormat::Jsonl => Box::new(printers::Jsonl),
+        ScanFormat::Csv => Box::new(printers::Csv::new()),
+        ScanFormat::Github => Box::new(printers::Github),
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let summary = match crate::scan::run(config, printer.as_mut(), &mut out) {
+        Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            return Ok(Outcome {
+                stdout: String::new(),
+                status: 0,
+            });
+        }
+        Err(e) => return Err(Diagnostic::new("verify-claim scan", None, e.to_string())),
+    };
+    let _ = out.flush();
+    let kinds: Vec<String> = summary
+        .by_kind
+        .iter()
+        .map(|(k, n)| format!("{} {n}", k.name()))
+        .collect();
+    let secs = summary.seconds.max(1e-9);
+    eprintln!(
+        "scanned {} games ({} plies) in {:.2} s: {:.0} games/s, {:.1} MB/s; findings: {}",
+        summary.games,
+        summary.plies,
+        summary.seconds,
+        summary.games as f64 / secs,
+        summary.bytes as f64 / secs / 1e6,
+        if kinds.is_empty() {
+            "none".to_owned()
+        } else {
+            kinds.join(", ")
+        }
+    );
+    let threshold = match args.fail_on {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Never => None,
+    };
+    let status = if summary.failed_inputs > 0 {
+        2
+    } else if threshold.is_some_and(|t| summary.worst.is_some_and(|w| w >= t)) {
+        1
+    } else {
+        0
+    };
+    Ok(Outcome {
+        stdout: String::new(),
+        status,
     })
 }

@@ -13,3 +13,4 @@ pub mod input;
 pub mod laws;
 pub mod record;
 pub mod report;
+pub mod scan;

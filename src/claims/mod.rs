@@ -6,6 +6,7 @@
 //! [`crate::report`] render.
 
 pub mod replay;
+pub mod scan;
 
 use serde::Serialize;
 

@@ -493,6 +493,10 @@ impl Game for ChessGame {
         pos.halfmoves()
     }
 
+    fn insufficient_material(pos: &Chess) -> bool {
+        pos.is_insufficient_material()
+    }
+
     fn ending(pos: &Chess) -> Option<Ending> {
         if pos.legal_moves().is_empty() {
             Some(if pos.is_check() {

@@ -154,6 +154,9 @@ pub trait Game {
     /// Plies counted towards the move-count rule in this position, including
     /// any count given by the start position (chess: the halfmove clock).
     fn count_clock(pos: &Self::Position) -> u32;
+    /// Neither side has material to mate with (cheap; no move generation).
+    /// Draughts: always false.
+    fn insufficient_material(pos: &Self::Position) -> bool;
     /// How the position ends the game by itself, if it does.
     fn ending(pos: &Self::Position) -> Option<Ending>;
     fn side_to_move(pos: &Self::Position) -> Side;

@@ -214,10 +214,16 @@ impl<'a> Reader<'a> {
             result: None,
         };
         let b = self.bytes;
-        // Tag section.
+        // Tag section. A blank line then another tag means the game had
+        // tags and no movetext: the next tag starts a new game.
         loop {
+            let before = self.pos;
             self.skip_space_and_comments_between_games();
             if self.pos < b.len() && b[self.pos] == b'[' {
+                let blank_line = memchr::memchr_iter(b'\n', &b[before..self.pos]).count() >= 2;
+                if blank_line && !game.tags.is_empty() {
+                    return Ok(game);
+                }
                 let tag = self.read_tag()?;
                 game.tags.push(tag);
             } else {
@@ -510,6 +516,15 @@ mod tests {
         let g = games[0].as_ref().unwrap();
         assert_eq!(moves(g), ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0"]);
         assert_eq!(g.result.unwrap().text, "1/2-1/2");
+    }
+
+    #[test]
+    fn a_game_of_tags_alone() {
+        let games = read_all("[A \"1\"]\n[B \"x\"]\n \n\n[A \"2\"]\n\n1. e4 *\n");
+        assert_eq!(games.len(), 2);
+        let g = games[0].as_ref().unwrap();
+        assert_eq!((g.tags.len(), g.moves.len()), (2, 0));
+        assert_eq!(games[1].as_ref().unwrap().moves.len(), 1);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! - [`json`]: one JSON object, the documented schema (README, "JSON").
 
 pub mod json;
+pub mod scan;
 pub mod text;
 
 use std::collections::BTreeMap;

@@ -1,0 +1,660 @@
+//! Scanning whole games for findings: where a draw could have been claimed,
+//! where the game ended by itself, and whether the recorded result stands.
+//!
+//! This is the streaming counterpart of [`super::decide`]: one pass over the
+//! moves, keeping only the positions since the last irreversible move (every
+//! hash match confirmed by comparing positions), no move labels, and the
+//! costly checks (move generation for "written move" claims) only where a
+//! claim is possible at all. Written once, generic over [`Game`].
+
+use serde::Serialize;
+
+use crate::game::{Ending, Game, MoveError, Side};
+use crate::laws::{Edition, Rulebook};
+use crate::record::GameRecord;
+
+/// What a finding is about. The names (kebab-case) are part of the JSON
+/// schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    ParseError,
+    IllegalMove,
+    ThreefoldClaimable,
+    FiftyMoveClaimable,
+    UnchangedMaterialClaimable,
+    FivefoldRepetition,
+    SeventyFiveMove,
+    InsufficientMaterial,
+    Checkmate,
+    Stalemate,
+    NoMoves,
+    ResultMismatch,
+    EarlyDrawAgreement,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 13] = [
+        Kind::ParseError,
+        Kind::IllegalMove,
+        Kind::ThreefoldClaimable,
+        Kind::FiftyMoveClaimable,
+        Kind::UnchangedMaterialClaimable,
+        Kind::FivefoldRepetition,
+        Kind::SeventyFiveMove,
+        Kind::InsufficientMaterial,
+        Kind::Checkmate,
+        Kind::Stalemate,
+        Kind::NoMoves,
+        Kind::ResultMismatch,
+        Kind::EarlyDrawAgreement,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::ParseError => "parse-error",
+            Kind::IllegalMove => "illegal-move",
+            Kind::ThreefoldClaimable => "threefold-claimable",
+            Kind::FiftyMoveClaimable => "fifty-move-claimable",
+            Kind::UnchangedMaterialClaimable => "unchanged-material-claimable",
+            Kind::FivefoldRepetition => "fivefold-repetition",
+            Kind::SeventyFiveMove => "seventy-five-move",
+            Kind::InsufficientMaterial => "insufficient-material",
+            Kind::Checkmate => "checkmate",
+            Kind::Stalemate => "stalemate",
+            Kind::NoMoves => "no-moves",
+            Kind::ResultMismatch => "result-mismatch",
+            Kind::EarlyDrawAgreement => "early-draw-agreement",
+        }
+    }
+
+    pub fn severity(self) -> Severity {
+        match self {
+            Kind::ResultMismatch | Kind::IllegalMove | Kind::ParseError => Severity::Error,
+            Kind::EarlyDrawAgreement => Severity::Warning,
+            _ => Severity::Info,
+        }
+    }
+}
+
+/// How much a finding matters (`--fail-on`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One finding in one game, placed by byte offset (the caller turns offsets
+/// into lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub kind: Kind,
+    pub ply: usize,
+    /// Offset of the move that produced the position (the game's start for
+    /// ply 0), or of the error.
+    pub offset: usize,
+    pub side: Option<Side>,
+    /// The move to write for a claim with a written move.
+    pub mv: Option<String>,
+    pub message: String,
+    /// For result-mismatch: the result recorded and the one the rules give.
+    pub recorded: Option<String>,
+    pub expected: Option<String>,
+}
+
+/// Which rules a scan applies.
+#[derive(Clone, Copy, Debug)]
+pub enum RulesChoice {
+    /// The edition in force on each game's Date.
+    Auto,
+    Fixed(Edition),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ScanOptions {
+    pub rules: RulesChoice,
+    /// Article 9.1.1: an agreed draw before this move is reported.
+    pub min_draw_moves: Option<u32>,
+}
+
+/// How the game ended by itself, and when.
+#[derive(Clone, Copy, Debug)]
+struct End {
+    ply: usize,
+    kind: Kind,
+    /// The result the rules give: "1-0", "0-1" or "1/2-1/2".
+    result: &'static str,
+}
+
+fn win_for(side: Side) -> &'static str {
+    match side {
+        Side::White => "1-0",
+        Side::Black => "0-1",
+    }
+}
+
+/// Normalises a recorded result ("2-0" → "1-0" and so on); `None` for
+/// anything that is not a result.
+fn normal_result(r: &str) -> Option<&'static str> {
+    match r.trim() {
+        "1-0" | "2-0" => Some("1-0"),
+        "0-1" | "0-2" => Some("0-1"),
+        "1/2-1/2" | "1-1" | "½-½" => Some("1/2-1/2"),
+        "*" => Some("*"),
+        _ => None,
+    }
+}
+
+/// Positions since the last irreversible move, with how many times each
+/// had stood when it was reached.
+struct History<P> {
+    entries: Vec<(u64, P, u32)>,
+    /// Some entry of this parity (index % 2) has stood twice or more.
+    repeated: [bool; 2],
+}
+
+impl<P: Clone + PartialEq> History<P> {
+    fn new() -> History<P> {
+        History {
+            entries: Vec::with_capacity(64),
+            repeated: [false, false],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.repeated = [false, false];
+    }
+
+    /// How many entries of the same parity as index `last + 1` equal
+    /// (hash, pos), confirmed by comparing positions.
+    fn count_like(&self, hash: u64, pos: &P, parity: usize) -> u32 {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| i % 2 == parity && e.0 == hash && e.1 == *pos)
+            .count() as u32
+    }
+
+    /// Adds the position reached; returns how many times it has now stood.
+    fn push(&mut self, hash: u64, pos: P) -> u32 {
+        let parity = self.entries.len() % 2;
+        // Scanning back every second entry: same side to move.
+        let mut n = 1;
+        let mut i = self.entries.len();
+        while i >= 2 {
+            i -= 2;
+            let e = &self.entries[i];
+            if e.0 == hash && e.1 == pos {
+                n = e.2 + 1;
+                break;
+            }
+        }
+        if n >= 2 {
+            self.repeated[parity] = true;
+        }
+        self.entries.push((hash, pos, n));
+        n
+    }
+
+    /// fide-2014: the position stood at the last `need` consecutive
+    /// alternate moves (every four plies).
+    fn consecutive(&self, need: u32) -> bool {
+        let Some(last) = self.entries.len().checked_sub(1) else {
+            return false;
+        };
+        let (h, p) = (&self.entries[last].0, &self.entries[last].1);
+        (1..need as usize).all(|k| {
+            last >= 4 * k && {
+                let e = &self.entries[last - 4 * k];
+                e.0 == *h && e.1 == *p
+            }
+        })
+    }
+}
+
+/// The rulebook for a record under the scan's choice.
+pub fn rulebook_for(record: &GameRecord<'_>, choice: RulesChoice) -> Rulebook {
+    match choice {
+        RulesChoice::Fixed(e) => Rulebook::fide(e),
+        RulesChoice::Auto => Rulebook::fide(Edition::for_date(record.tag("Date")).0),
+    }
+}
+
+/// Scans one game. A game that cannot be replayed gives only its error: no
+/// other finding is made from a game the tool did not fully understand.
+pub fn scan_game<G: Game>(
+    record: &GameRecord<'_>,
+    rules: &Rulebook,
+    opts: &ScanOptions,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let (start, _) = match G::start_position(record) {
+        Ok(s) => s,
+        Err((offset, message)) => {
+            out.push(error(Kind::ParseError, 0, offset, message));
+            return out;
+        }
+    };
+    let n = record.moves.len();
+    let mut pos = start;
+    let mut hash = G::hash(&pos);
+    let mut hist: History<G::Position> = History::new();
+    let mut reps = hist.push(hash, pos.clone());
+    let auto = rules.automatic.as_ref();
+
+    let mut threefold_done = false;
+    let mut count_done = false;
+    let mut insufficient_done = false;
+    let mut end: Option<End> = None;
+    let mut last_claimable_at_end = false;
+    let count_kind = if rules.count_rule == "fifty-move" {
+        Kind::FiftyMoveClaimable
+    } else {
+        Kind::UnchangedMaterialClaimable
+    };
+    let mut check_material = true;
+
+    for p in 0..=n {
+        let offset = if p == 0 {
+            record.offset
+        } else {
+            record.moves[p - 1].offset
+        };
+        let side = G::side_to_move(&pos);
+        let is_final = p == n;
+        // At the final position we need to know whether a move exists; before
+        // it, the next recorded (legal) move proves one does.
+        let final_ending = if is_final { G::ending(&pos) } else { None };
+        let has_moves = !is_final
+            || !matches!(
+                final_ending,
+                Some(Ending::Checkmate | Ending::Stalemate | Ending::NoMoves)
+            );
+        let clock = G::count_clock(&pos);
+
+        // Threefold: on the board, or with a written move.
+        let mut claimable_here = false;
+        if reps >= 3 && has_moves {
+            claimable_here = true;
+            if !threefold_done {
+                threefold_done = true;
+                out.push(info(
+                    Kind::ThreefoldClaimable,
+                    p,
+                    offset,
+                    Some(side),
+                    None,
+                    format!(
+                        "{} can claim a draw: the position has stood {reps} times ({})",
+                        side.title(),
+                        rules.repetition.board
+                    ),
+                ));
+            }
+        } else if has_moves
+            && hist.repeated[hist.entries.len() % 2]
+            && (!threefold_done || is_final)
+        {
+            // Some position with the opponent to move has stood twice: a
+            // written move might reach it a third time.
+            let parity = hist.entries.len() % 2;
+            let found = G::legal_moves(&pos).into_iter().find(|m| {
+                if G::is_irreversible(&pos, m) {
+                    return false;
+                }
+                let mut next = pos.clone();
+                let h = G::play(&mut next, m, hash);
+                hist.count_like(h, &next, parity) >= 2
+            });
+            if let Some(m) = found {
+                claimable_here = true;
+                if !threefold_done {
+                    threefold_done = true;
+                    let san = G::notation(&pos, &m);
+                    out.push(info(Kind::ThreefoldClaimable, p, offset, Some(side), Some(san.clone()), format!(
+                        "{} can claim a draw by writing {san}: the position after it will have stood 3 times ({})",
+                        side.title(),
+                        rules.repetition.written.unwrap_or(rules.repetition.board)
+                    )));
+                }
+            }
+        }
+
+        // The move count (fifty moves; unchanged material).
+        if has_moves && clock >= rules.count_plies {
+            claimable_here = true;
+            if !count_done {
+                count_done = true;
+                out.push(info(
+                    count_kind,
+                    p,
+                    offset,
+                    Some(side),
+                    None,
+                    format!(
+                        "{} can claim a draw: {} plies without {} ({})",
+                        side.title(),
+                        clock,
+                        if count_kind == Kind::FiftyMoveClaimable {
+                            "a pawn move or a capture"
+                        } else {
+                            "a change of material"
+                        },
+                        rules.count.board
+                    ),
+                ));
+            }
+        } else if has_moves && clock + 1 == rules.count_plies && (!count_done || is_final) {
+            if let Some(article) = rules.count.written {
+                let found = G::legal_moves(&pos)
+                    .into_iter()
+                    .find(|m| !G::resets_count(&pos, m));
+                if let Some(m) = found {
+                    claimable_here = true;
+                    if !count_done {
+                        count_done = true;
+                        let san = G::notation(&pos, &m);
+                        out.push(info(count_kind, p, offset, Some(side), Some(san.clone()), format!(
+                            "{} can claim a draw by writing {san}: it completes {} plies without {} ({article})",
+                            side.title(),
+                            rules.count_plies,
+                            if count_kind == Kind::FiftyMoveClaimable { "a pawn move or a capture" } else { "a change of material" },
+                        )));
+                    }
+                }
+            }
+        }
+        if is_final {
+            last_claimable_at_end = claimable_here;
+        }
+
+        // Endings by the position alone.
+        if check_material && !insufficient_done && G::insufficient_material(&pos) {
+            insufficient_done = true;
+            out.push(info(
+                Kind::InsufficientMaterial,
+                p,
+                offset,
+                None,
+                None,
+                format!(
+                    "neither side can checkmate with the material left: the game is drawn ({})",
+                    rules.ending_article(Ending::InsufficientMaterial)
+                ),
+            ));
+            set_end(&mut end, p, Kind::InsufficientMaterial, "1/2-1/2");
+        }
+        if let Some(a) = auto {
+            let five = if a.consecutive {
+                hist.consecutive(a.repetitions)
+            } else {
+                reps >= a.repetitions
+            };
+            if five && has_moves {
+                if end.is_none_or(|e| e.kind != Kind::FivefoldRepetition)
+                    && !out.iter().any(|f| f.kind == Kind::FivefoldRepetition)
+                {
+                    out.push(info(
+                        Kind::FivefoldRepetition,
+                        p,
+                        offset,
+                        None,
+                        None,
+                        format!(
+                            "the position has stood {} times: the game is drawn ({})",
+                            if a.consecutive { a.repetitions } else { reps },
+                            a.repetition_article
+                        ),
+                    ));
+                }
+                set_end(&mut end, p, Kind::FivefoldRepetition, "1/2-1/2");
+            }
+            if clock >= a.count_plies
+                && has_moves
+                && !out.iter().any(|f| f.kind == Kind::SeventyFiveMove)
+            {
+                out.push(info(
+                    Kind::SeventyFiveMove,
+                    p,
+                    offset,
+                    None,
+                    None,
+                    format!(
+                        "{} plies without a pawn move or a capture: the game is drawn ({})",
+                        clock, a.count_article
+                    ),
+                ));
+                set_end(&mut end, p, Kind::SeventyFiveMove, "1/2-1/2");
+            }
+        }
+        if let Some(e) = final_ending {
+            let (kind, result, message) = match e {
+                Ending::Checkmate => (
+                    Kind::Checkmate,
+                    win_for(side.other()),
+                    format!(
+                        "{} is checkmated ({})",
+                        side.title(),
+                        rules.ending_article(e)
+                    ),
+                ),
+                Ending::Stalemate => (
+                    Kind::Stalemate,
+                    "1/2-1/2",
+                    format!(
+                        "{} is stalemated: the game is drawn ({})",
+                        side.title(),
+                        rules.ending_article(e)
+                    ),
+                ),
+                Ending::NoMoves => (
+                    Kind::NoMoves,
+                    win_for(side.other()),
+                    format!(
+                        "{} cannot move and has lost ({})",
+                        side.title(),
+                        rules.ending_article(e)
+                    ),
+                ),
+                Ending::InsufficientMaterial => {
+                    (Kind::InsufficientMaterial, "1/2-1/2", String::new())
+                }
+            };
+            if kind != Kind::InsufficientMaterial {
+                out.push(info(kind, p, offset, Some(side), None, message));
+                set_end(&mut end, p, kind, result);
+            }
+        }
+        if is_final {
+            break;
+        }
+
+        // The next move.
+        let tok = &record.moves[p];
+        let m = match G::parse_recorded(&pos, tok.text) {
+            Ok(m) => m,
+            Err(e) => {
+                let kind = if matches!(e, MoveError::Syntax(_)) {
+                    Kind::ParseError
+                } else {
+                    Kind::IllegalMove
+                };
+                let label = crate::claims::replay::numbered::<G>(&pos, tok.text);
+                let message = match e {
+                    MoveError::Syntax(s) => s,
+                    MoveError::Illegal(s) => {
+                        format!("illegal move {label}: {s}; position {}", G::fen(&pos))
+                    }
+                    MoveError::Ambiguous(s) => {
+                        format!("ambiguous move {label}: {s}; position {}", G::fen(&pos))
+                    }
+                };
+                return vec![error(kind, p, tok.offset, message)];
+            }
+        };
+        let irreversible = G::is_irreversible(&pos, &m);
+        check_material = G::resets_count(&pos, &m);
+        hash = G::play(&mut pos, &m, hash);
+        if irreversible {
+            hist.clear();
+        }
+        reps = hist.push(hash, pos.clone());
+    }
+
+    check_result::<G>(
+        record,
+        rules,
+        opts,
+        n,
+        &pos,
+        end,
+        last_claimable_at_end,
+        &mut out,
+    );
+    out.sort_by_key(|f| (f.ply, f.kind));
+    out
+}
+
+fn set_end(end: &mut Option<End>, ply: usize, kind: Kind, result: &'static str) {
+    if end.is_none() {
+        *end = Some(End { ply, kind, result });
+    }
+}
+
+fn info(
+    kind: Kind,
+    ply: usize,
+    offset: usize,
+    side: Option<Side>,
+    mv: Option<String>,
+    message: String,
+) -> Finding {
+    Finding {
+        kind,
+        ply,
+        offset,
+        side,
+        mv,
+        message,
+        recorded: None,
+        expected: None,
+    }
+}
+
+fn error(kind: Kind, ply: usize, offset: usize, message: String) -> Finding {
+    info(kind, ply, offset, None, None, message)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_result<G: Game>(
+    record: &GameRecord<'_>,
+    rules: &Rulebook,
+    opts: &ScanOptions,
+    n: usize,
+    final_pos: &G::Position,
+    end: Option<End>,
+    claimable_at_end: bool,
+    out: &mut Vec<Finding>,
+) {
+    let end_offset = record
+        .result
+        .map(|r| r.offset)
+        .or_else(|| record.moves.last().map(|m| m.offset))
+        .unwrap_or(record.offset);
+    let tag = record
+        .tag("Result")
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let marker = record.result.map(|r| r.text);
+    if let (Some(t), Some(m)) = (tag, marker)
+        && normal_result(t) != normal_result(m)
+    {
+        out.push(Finding {
+            recorded: Some(t.to_owned()),
+            expected: Some(m.to_owned()),
+            ..error(
+                Kind::ResultMismatch,
+                n,
+                end_offset,
+                format!("the Result tag says {t} but the movetext ends with {m}"),
+            )
+        });
+    }
+    let recorded = tag.or(marker);
+    let Some(recorded_norm) = recorded.and_then(normal_result) else {
+        return;
+    };
+    let recorded = recorded.unwrap_or("*");
+    if let Some(e) = end {
+        let how = e.kind.name().replace('-', " ");
+        if e.ply < n {
+            out.push(Finding {
+                recorded: Some(recorded.to_owned()),
+                expected: Some(e.result.to_owned()),
+                ..error(
+                    Kind::ResultMismatch,
+                    e.ply,
+                    end_offset,
+                    format!(
+                        "{} move(s) recorded after the game ended at ply {} by {how}",
+                        n - e.ply,
+                        e.ply
+                    ),
+                )
+            });
+        } else if recorded_norm != "*" && recorded_norm != e.result {
+            out.push(Finding {
+                recorded: Some(recorded.to_owned()),
+                expected: Some(e.result.to_owned()),
+                ..error(
+                    Kind::ResultMismatch,
+                    e.ply,
+                    end_offset,
+                    format!(
+                        "recorded {recorded}, but the game ended by {how}: {}",
+                        e.result
+                    ),
+                )
+            });
+        }
+        return;
+    }
+    if let Some(min) = opts.min_draw_moves
+        && recorded_norm == "1/2-1/2"
+        && !claimable_at_end
+    {
+        let number = G::move_number(final_pos);
+        let completed = if G::side_to_move(final_pos) == Side::White {
+            number.saturating_sub(1)
+        } else {
+            number
+        };
+        if completed < min {
+            out.push(Finding {
+                recorded: Some(recorded.to_owned()),
+                ..info(
+                    Kind::EarlyDrawAgreement,
+                    n,
+                    end_offset,
+                    None,
+                    None,
+                    format!("drawn after {completed} move(s), before move {min}, with no claimable ground (9.1.1)"),
+                )
+            });
+        }
+    }
+    let _ = rules;
+}

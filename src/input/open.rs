@@ -1,0 +1,89 @@
+//! Opening an input with decompression: by extension (`.zst`, `.gz`,
+//! `.bz2`), else by the first bytes, so `-` and misnamed files work too.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Compression formats we read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    None,
+    Zstd,
+    Gzip,
+    Bzip2,
+}
+
+impl Compression {
+    pub fn from_name(name: &str) -> Option<Compression> {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".zst") || lower.ends_with(".zstd") {
+            Some(Compression::Zstd)
+        } else if lower.ends_with(".gz") {
+            Some(Compression::Gzip)
+        } else if lower.ends_with(".bz2") {
+            Some(Compression::Bzip2)
+        } else {
+            None
+        }
+    }
+
+    pub fn from_magic(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+            Compression::Zstd
+        } else if head.starts_with(&[0x1F, 0x8B]) {
+            Compression::Gzip
+        } else if head.starts_with(b"BZh") {
+            Compression::Bzip2
+        } else {
+            Compression::None
+        }
+    }
+}
+
+/// A reader over the decompressed bytes of a path (`-`: standard input).
+pub fn open(path: &str) -> io::Result<Box<dyn Read + Send>> {
+    open_counted(path, Arc::new(AtomicU64::new(0)))
+}
+
+/// A reader that counts the bytes it passes (the raw, compressed bytes when
+/// wrapped round a file), for progress.
+pub struct Counted<R> {
+    pub inner: R,
+    pub count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Like [`open`], adding the raw bytes read to `count`.
+pub fn open_counted(path: &str, count: Arc<AtomicU64>) -> io::Result<Box<dyn Read + Send>> {
+    let raw: Box<dyn Read + Send> = if path == "-" {
+        Box::new(Counted {
+            inner: io::stdin(),
+            count,
+        })
+    } else {
+        Box::new(Counted {
+            inner: File::open(path)?,
+            count,
+        })
+    };
+    let mut buffered = BufReader::with_capacity(1 << 16, raw);
+    let compression = match Compression::from_name(path) {
+        Some(c) => c,
+        None => Compression::from_magic(buffered.fill_buf()?),
+    };
+    Ok(match compression {
+        Compression::None => Box::new(buffered),
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(buffered)?),
+        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(buffered)),
+        Compression::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(buffered)),
+    })
+}

@@ -1,0 +1,241 @@
+//! Scan printers: one per format. Each gets the findings in input order.
+//!
+//! - `text`: grouped by file and game, colour on a terminal (not with
+//!   `NO_COLOR`);
+//! - `jsonl`: one JSON object per finding (schema in the README);
+//! - `csv`: one row per finding, with a header;
+//! - `github`: workflow annotations (`::error file=...,line=...::message`).
+
+use std::io::{self, Write};
+
+use serde_json::json;
+
+use crate::claims::scan::{Kind, Severity};
+use crate::scan::Placed;
+
+/// A finding with its file and its game number in the file.
+pub struct Row<'a> {
+    pub file: &'a str,
+    pub game: usize,
+    pub placed: &'a Placed,
+}
+
+pub trait Printer {
+    fn finding(&mut self, row: &Row<'_>, out: &mut dyn Write) -> io::Result<()>;
+    /// An input that could not be read (always also said on stderr).
+    fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
+        let _ = out;
+        eprintln!("{file}: error: {message}");
+        Ok(())
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let _ = out;
+        Ok(())
+    }
+}
+
+/// The fields every format shares, in one place.
+fn side(r: &Row<'_>) -> Option<&'static str> {
+    r.placed.finding.side.map(|s| s.name())
+}
+
+pub struct Jsonl;
+
+impl Printer for Jsonl {
+    fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let f = &r.placed.finding;
+        let mut v = json!({
+            "file": r.file,
+            "game": r.game,
+            "line": r.placed.place.line,
+            "ply": f.ply,
+            "kind": f.kind,
+            "side": side(r),
+            "move": f.mv,
+            "message": f.message,
+            "severity": f.kind.severity(),
+            "column": r.placed.place.col,
+            "white": r.placed.white,
+            "black": r.placed.black,
+        });
+        if f.kind == Kind::ResultMismatch || f.recorded.is_some() {
+            v["recorded"] = json!(f.recorded);
+            v["expected"] = json!(f.expected);
+        }
+        writeln!(out, "{v}")
+    }
+}
+
+pub struct Csv {
+    header: bool,
+}
+
+impl Csv {
+    pub fn new() -> Csv {
+        Csv { header: false }
+    }
+}
+
+impl Default for Csv {
+    fn default() -> Csv {
+        Csv::new()
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+impl Csv {
+    fn write_header(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if !self.header {
+            self.header = true;
+            writeln!(
+                out,
+                "file,game,line,column,ply,kind,severity,side,move,recorded,expected,message"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Printer for Csv {
+    fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
+        self.write_header(out)?;
+        let f = &r.placed.finding;
+        let fields = [
+            csv_field(r.file),
+            r.game.to_string(),
+            r.placed.place.line.to_string(),
+            r.placed.place.col.to_string(),
+            f.ply.to_string(),
+            f.kind.name().to_owned(),
+            f.kind.severity().name().to_owned(),
+            side(r).unwrap_or("").to_owned(),
+            csv_field(f.mv.as_deref().unwrap_or("")),
+            csv_field(f.recorded.as_deref().unwrap_or("")),
+            csv_field(f.expected.as_deref().unwrap_or("")),
+            csv_field(&f.message),
+        ];
+        writeln!(out, "{}", fields.join(","))
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.write_header(out)
+    }
+}
+
+pub struct Github;
+
+fn gh_escape(s: &str, property: bool) -> String {
+    let mut t = s
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
+    if property {
+        t = t.replace(':', "%3A").replace(',', "%2C");
+    }
+    t
+}
+
+impl Printer for Github {
+    fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let f = &r.placed.finding;
+        let level = match f.kind.severity() {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        writeln!(
+            out,
+            "::{level} file={},line={},col={},title={}::game {}, ply {}: {}",
+            gh_escape(r.file, true),
+            r.placed.place.line,
+            r.placed.place.col,
+            gh_escape(f.kind.name(), true),
+            r.game,
+            f.ply,
+            gh_escape(&f.message, false)
+        )
+    }
+
+    fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
+        eprintln!("{file}: error: {message}");
+        writeln!(
+            out,
+            "::error file={},title=unreadable-input::{}",
+            gh_escape(file, true),
+            gh_escape(message, false)
+        )
+    }
+}
+
+/// Text for people: a heading per file and per game.
+pub struct Text {
+    colour: bool,
+    file: Option<String>,
+    game: usize,
+}
+
+impl Text {
+    pub fn new(colour: bool) -> Text {
+        Text {
+            colour,
+            file: None,
+            game: 0,
+        }
+    }
+
+    fn paint(&self, code: &str, s: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+}
+
+impl Printer for Text {
+    fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
+        if self.file.as_deref() != Some(r.file) {
+            if self.file.is_some() {
+                writeln!(out)?;
+            }
+            writeln!(out, "{}", self.paint("1", r.file))?;
+            self.file = Some(r.file.to_owned());
+            self.game = 0;
+        }
+        if self.game != r.game {
+            self.game = r.game;
+            writeln!(
+                out,
+                "  game {} ({} – {})",
+                r.game, r.placed.white, r.placed.black
+            )?;
+        }
+        let f = &r.placed.finding;
+        let (code, tag) = match f.kind.severity() {
+            Severity::Error => ("31", "error"),
+            Severity::Warning => ("33", "warning"),
+            Severity::Info => ("36", "info"),
+        };
+        let extra = match (&f.recorded, &f.expected) {
+            (Some(r), Some(e)) => format!(" [recorded {r}, expected {e}]"),
+            (Some(r), None) => format!(" [recorded {r}]"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "    line {:<6} ply {:<4} {} {}: {}{extra}",
+            r.placed.place.line,
+            f.ply,
+            self.paint(code, tag),
+            f.kind.name(),
+            f.message
+        )
+    }
+}

@@ -1,0 +1,172 @@
+//! The scan against python-chess on every game of `../shared/corpus/`.
+//!
+//! For each game the first ply of `threefold-claimable`,
+//! `fifty-move-claimable`, `fivefold-repetition`, `seventy-five-move`,
+//! `insufficient-material`, `checkmate` and `stalemate` must equal what
+//! `../shared/tools/claims_oracle.py` computes. The scan runs with
+//! `--rules fide-2023` (python-chess implements the current Laws: fivefold
+//! at any five occurrences). Games either side could not read are left out
+//! and counted. Skips, saying so, without `../shared` or python-chess.
+//! The malformed files are covered by tests/scan.rs (no crash, no gap).
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn corpus(shared: &Path, tmp: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir() && !p.ends_with("malformed"))
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        for p in v {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if let Some(stem) = name.strip_suffix(".zst") {
+                // python-chess reads plain PGN: decompress into the temp dir.
+                let out = tmp.join(stem);
+                let bytes = zstd::decode_all(std::fs::File::open(&p).unwrap()).unwrap();
+                std::fs::write(&out, bytes).unwrap();
+                files.push(out);
+            } else if name.ends_with(".pgn") {
+                files.push(p);
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn scan_agrees_with_the_oracle_on_the_corpus() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let Some(python) = common::oracle_python() else {
+        return;
+    };
+    let tmp = std::env::temp_dir().join(format!("verify-claim-scan-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let files = corpus(&shared, &tmp);
+    // Base names must be unique: the oracle reports base names.
+    let mut seen = std::collections::HashSet::new();
+    for f in &files {
+        assert!(
+            seen.insert(f.file_name().unwrap().to_owned()),
+            "duplicate base name {}",
+            f.display()
+        );
+    }
+
+    let prefix = tmp.join("oracle");
+    let status = std::process::Command::new(&python)
+        .arg(shared.join("tools/claims_oracle.py"))
+        .args(["--jobs", "2", "--out"])
+        .arg(&prefix)
+        .args(&files)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let tsv = std::fs::read_to_string(format!("{}.games.tsv", prefix.display())).unwrap();
+    let mut lines = tsv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut oracle: HashMap<(String, usize), Vec<String>> = HashMap::new();
+    for line in lines {
+        let f: Vec<String> = line.split('\t').map(str::to_owned).collect();
+        oracle.insert((f[0].clone(), f[1].parse().unwrap()), f);
+    }
+
+    // Our scan, through the binary, as users run it.
+    let mut args: Vec<String> = vec![
+        "scan".into(),
+        "--format".into(),
+        "jsonl".into(),
+        "--rules".into(),
+        "fide-2023".into(),
+    ];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verify-claim"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut ours: HashMap<(String, usize), HashMap<String, usize>> = HashMap::new();
+    let mut unreadable = std::collections::HashSet::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = Path::new(v["file"].as_str().unwrap())
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let key = (file, v["game"].as_u64().unwrap() as usize);
+        let kind = v["kind"].as_str().unwrap().to_owned();
+        if kind == "parse-error" || kind == "illegal-move" {
+            unreadable.insert(key.clone());
+        }
+        let ply = v["ply"].as_u64().unwrap() as usize;
+        ours.entry(key).or_default().entry(kind).or_insert(ply);
+    }
+
+    let pairs = [
+        ("threefold-claimable", &["first_3now", "first_3pend"][..]),
+        ("fifty-move-claimable", &["first_50now", "first_50pend"][..]),
+        ("fivefold-repetition", &["first_5fold"][..]),
+        ("seventy-five-move", &["first_75"][..]),
+        ("insufficient-material", &["first_insuf"][..]),
+        ("checkmate", &["first_mate"][..]),
+        ("stalemate", &["first_stalemate"][..]),
+    ];
+    let mut compared = 0;
+    let mut skipped = 0;
+    let mut wrong = Vec::new();
+    let empty = HashMap::new();
+    let mut keys: Vec<_> = oracle.keys().cloned().collect();
+    keys.sort();
+    for key in keys {
+        let row = &oracle[&key];
+        if row[col("status")] != "ok" || row[col("errors")] != "0" || unreadable.contains(&key) {
+            skipped += 1;
+            continue;
+        }
+        compared += 1;
+        let mine = ours.get(&key).unwrap_or(&empty);
+        for (kind, cols) in pairs {
+            let theirs = cols
+                .iter()
+                .filter_map(|c| row[col(c)].parse::<usize>().ok())
+                .min();
+            let mine = mine.get(kind).copied();
+            if theirs != mine {
+                wrong.push(format!(
+                    "{} game {}: {kind}: ours {mine:?}, oracle {theirs:?}",
+                    key.0, key.1
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    eprintln!(
+        "compared {compared} games with the oracle; {skipped} left out (unreadable by either)"
+    );
+    assert!(compared > 8000, "{compared}");
+    assert!(
+        wrong.is_empty(),
+        "{} disagreements:\n{}",
+        wrong.len(),
+        wrong[..wrong.len().min(40)].join("\n")
+    );
+}
