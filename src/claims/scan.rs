@@ -357,23 +357,25 @@ pub fn scan_game<G: Game>(
                     ),
                 ));
             }
-        } else if has_moves && clock + 1 == rules.count_plies && (!count_done || is_final) {
-            if let Some(article) = rules.count.written {
-                let found = G::legal_moves(&pos)
-                    .into_iter()
-                    .find(|m| !G::resets_count(&pos, m));
-                if let Some(m) = found {
-                    claimable_here = true;
-                    if !count_done {
-                        count_done = true;
-                        let san = G::notation(&pos, &m);
-                        out.push(info(count_kind, p, offset, Some(side), Some(san.clone()), format!(
+        } else if has_moves
+            && clock + 1 == rules.count_plies
+            && (!count_done || is_final)
+            && let Some(article) = rules.count.written
+        {
+            let found = G::legal_moves(&pos)
+                .into_iter()
+                .find(|m| !G::resets_count(&pos, m));
+            if let Some(m) = found {
+                claimable_here = true;
+                if !count_done {
+                    count_done = true;
+                    let san = G::notation(&pos, &m);
+                    out.push(info(count_kind, p, offset, Some(side), Some(san.clone()), format!(
                             "{} can claim a draw by writing {san}: it completes {} plies without {} ({article})",
                             side.title(),
                             rules.count_plies,
                             if count_kind == Kind::FiftyMoveClaimable { "a pawn move or a capture" } else { "a change of material" },
                         )));
-                    }
                 }
             }
         }
