@@ -43,6 +43,8 @@ enum Work {
         file: Arc<str>,
         games: usize,
         plies: usize,
+        /// Lines in the chunk; the findings' lines count from 1 within it.
+        lines: u32,
         findings: Vec<Placed>,
     },
     /// An input that could not be read, or stopped being readable.
@@ -61,14 +63,17 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// Finds the findings of one chunk.
-fn analyse_chunk(
+/// Finds the findings of one chunk: (games, plies, lines, findings). Lines
+/// in findings count from 1 at the chunk's start; the caller adds the lines
+/// of the chunks before (counted here, in parallel, not by the chunker).
+pub fn analyse_chunk(
     chunk: &Chunk,
     encoding: Encoding,
     opts: &ScanOptions,
-) -> (usize, usize, Vec<Placed>) {
+) -> (usize, usize, u32, Vec<Placed>) {
     let mut reader = Reader::new(&chunk.bytes, encoding);
-    let mut cursor = LineCursor::new(&chunk.bytes, chunk.first_line);
+    let mut cursor = LineCursor::new(&chunk.bytes, 1);
+    let lines = memchr::memchr_iter(b'\n', &chunk.bytes).count() as u32;
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
@@ -115,7 +120,7 @@ fn analyse_chunk(
             }
         }
     }
-    (games, plies, out)
+    (games, plies, lines, out)
 }
 
 /// Turns byte offsets into places, counting lines forward from the last
@@ -251,7 +256,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                             let file = Arc::clone(&file);
                             let s = seq;
                             pool.spawn(move || {
-                                let (games, plies, findings) =
+                                let (games, plies, lines, findings) =
                                     analyse_chunk(&chunk, encoding, &options);
                                 let _ = tx.send((
                                     s,
@@ -259,6 +264,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                                         file,
                                         games,
                                         plies,
+                                        lines,
                                         findings,
                                     },
                                 ));
@@ -273,6 +279,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                                     file: Arc::clone(&file),
                                     games: 0,
                                     plies: 0,
+                                    lines: 0,
                                     findings: Vec::new(),
                                 },
                             ));
@@ -309,6 +316,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
         let mut total: Option<u64> = None;
         let mut current_file: Option<Arc<str>> = None;
         let mut games_before = 0usize;
+        let mut lines_before = 0u32;
         loop {
             if total.is_none()
                 && let Ok(t) = done_rx.try_recv()
@@ -328,11 +336,16 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                         file,
                         games,
                         plies,
-                        findings,
+                        lines,
+                        mut findings,
                     } => {
                         if current_file.as_deref() != Some(&*file) {
                             current_file = Some(Arc::clone(&file));
                             games_before = 0;
+                            lines_before = 0;
+                        }
+                        for p in &mut findings {
+                            p.place.line += lines_before;
                         }
                         for p in &findings {
                             let sev = p.finding.kind.severity();
@@ -348,6 +361,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                             )?;
                         }
                         games_before += games;
+                        lines_before += lines;
                         summary.games += games;
                         summary.plies += plies;
                     }
@@ -403,13 +417,15 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 pub fn scan_bytes(bytes: &[u8], options: &ScanOptions) -> Vec<Placed> {
     let mut chunker = Chunker::new(bytes);
     let mut out = Vec::new();
-    let mut before = 0;
+    let (mut before, mut lines_before) = (0, 0);
     while let Ok(Some(chunk)) = chunker.next_chunk() {
-        let (games, _, mut f) = analyse_chunk(&chunk, Encoding::Utf8, options);
+        let (games, _, lines, mut f) = analyse_chunk(&chunk, Encoding::Utf8, options);
         for p in &mut f {
             p.game += before;
+            p.place.line += lines_before;
         }
         before += games;
+        lines_before += lines;
         out.extend(f);
     }
     out

@@ -178,14 +178,13 @@ impl<P: Clone + PartialEq> History<P> {
         self.repeated = [false, false];
     }
 
-    /// How many entries of the same parity as index `last + 1` equal
-    /// (hash, pos), confirmed by comparing positions.
-    fn count_like(&self, hash: u64, pos: &P, parity: usize) -> u32 {
+    /// The positions of this parity that have stood twice or more.
+    fn twice_stood(&self, parity: usize) -> impl Iterator<Item = &P> {
         self.entries
             .iter()
             .enumerate()
-            .filter(|(i, e)| i % 2 == parity && e.0 == hash && e.1 == *pos)
-            .count() as u32
+            .filter(move |(i, e)| i % 2 == parity && e.2 >= 2)
+            .map(|(_, e)| &e.1)
     }
 
     /// Adds the position reached; returns how many times it has now stood.
@@ -310,15 +309,9 @@ pub fn scan_game<G: Game>(
         {
             // Some position with the opponent to move has stood twice: a
             // written move might reach it a third time.
-            let parity = hist.entries.len() % 2;
-            let found = G::legal_moves(&pos).into_iter().find(|m| {
-                if G::is_irreversible(&pos, m) {
-                    return false;
-                }
-                let mut next = pos.clone();
-                let h = G::play(&mut next, m, hash);
-                hist.count_like(h, &next, parity) >= 2
-            });
+            let found = hist
+                .twice_stood(hist.entries.len() % 2)
+                .find_map(|target| G::reversible_move_to(&pos, target));
             if let Some(m) = found {
                 claimable_here = true;
                 if !threefold_done {

@@ -145,6 +145,9 @@ fn role_name(role: Role) -> &'static str {
 
 /// Replaces zeros in castling (`0-0`, an old and common form) with letters.
 fn castling_with_letters(text: &str) -> Option<String> {
+    if !text.starts_with("0-0") {
+        return None;
+    }
     let (body, suffix) = match text.find(['+', '#']) {
         Some(i) => (&text[..i], &text[i..]),
         None => (text, ""),
@@ -417,6 +420,43 @@ impl Game for ChessGame {
         pos.legal_moves().to_vec()
     }
 
+    fn reversible_move_to(from: &Chess, to: &Chess) -> Option<Move> {
+        // A reversible move is a quiet move of one piece (no pawn, no capture,
+        // no castling, no promotion): exactly one square emptied and one
+        // filled, by a piece of the side to move.
+        let (a, b) = (from.board(), to.board());
+        if from.turn() == to.turn() {
+            return None;
+        }
+        let (occ_a, occ_b) = (a.occupied(), b.occupied());
+        let left = occ_a & !occ_b;
+        let arrived = occ_b & !occ_a;
+        if left.count() != 1 || arrived.count() != 1 {
+            return None;
+        }
+        let (sq_from, sq_to) = (left.first()?, arrived.first()?);
+        let piece = a.piece_at(sq_from)?;
+        if piece.color != from.turn()
+            || piece.role == Role::Pawn
+            || b.piece_at(sq_to) != Some(piece)
+        {
+            return None;
+        }
+        let m = Move::Normal {
+            role: piece.role,
+            from: sq_from,
+            capture: None,
+            to: sq_to,
+            promotion: None,
+        };
+        if !from.is_legal(m) || from.is_irreversible(m) {
+            return None;
+        }
+        let mut next = from.clone();
+        next.play_unchecked(m);
+        (next == *to).then_some(m)
+    }
+
     fn parse_recorded(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         let owned;
         let text_for_san = match castling_with_letters(text) {
@@ -663,6 +703,32 @@ mod tests {
             Err(MoveError::Syntax(_))
         ));
         assert!(ChessGame::parse_recorded(&p, "Nf3+").is_ok());
+    }
+
+    #[test]
+    fn reversible_move_to_agrees_with_trying_every_move() {
+        // Compare the bitboard shortcut with the trait's default on every
+        // pair (position, position after one legal move) of a short game.
+        struct Slow;
+        let mut p = Chess::default();
+        for san in [
+            "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O", "Bc5", "Re1", "d6", "Kh1",
+        ] {
+            for m in p.legal_moves() {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                let fast = ChessGame::reversible_move_to(&p, &q);
+                let slow = p.legal_moves().into_iter().find(|m| {
+                    let mut r = p.clone();
+                    r.play_unchecked(*m);
+                    !p.is_irreversible(*m) && r == q
+                });
+                assert_eq!(fast, slow, "{san}: {m:?}");
+            }
+            let m = ChessGame::parse_recorded(&p, san).unwrap();
+            p.play_unchecked(m);
+        }
+        let _ = Slow;
     }
 
     #[test]

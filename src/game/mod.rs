@@ -139,6 +139,19 @@ pub trait Game {
     fn play(pos: &mut Self::Position, m: &Self::Move, hash: u64) -> u64;
     /// Every legal move in the position.
     fn legal_moves(pos: &Self::Position) -> Vec<Self::Move>;
+    /// A move that is not irreversible and leads from `from` to exactly
+    /// `to`, if there is one. The default plays every legal move; games
+    /// override it with something cheaper (the scan asks it often).
+    fn reversible_move_to(from: &Self::Position, to: &Self::Position) -> Option<Self::Move> {
+        Self::legal_moves(from).into_iter().find(|m| {
+            if Self::is_irreversible(from, m) {
+                return false;
+            }
+            let mut next = from.clone();
+            Self::play(&mut next, m, 0);
+            next == *to
+        })
+    }
     /// Reads a move as recorded in a game score (the strict notation).
     fn parse_recorded(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
     /// Reads a move as written on a scoresheet for a claim (the forms

@@ -13,12 +13,11 @@ pub const CHUNK: usize = 1 << 20;
 /// A chunk (one game, in the worst case) larger than this is an error.
 pub const MAX_CHUNK: usize = 256 << 20;
 
-/// Whole games, and where they start in the input.
+/// Whole games. Lines are counted by whoever analyses the chunk (in
+/// parallel), not here: the chunker runs on one thread for all.
 #[derive(Debug)]
 pub struct Chunk {
     pub bytes: Vec<u8>,
-    /// 1-based line of `bytes[0]`.
-    pub first_line: u32,
     /// Whether this chunk starts the input (a byte order mark may follow).
     pub first: bool,
 }
@@ -28,7 +27,6 @@ pub struct Chunker<R: Read> {
     inner: R,
     size: usize,
     carry: Vec<u8>,
-    line: u32,
     eof: bool,
     started: bool,
 }
@@ -44,7 +42,6 @@ impl<R: Read> Chunker<R> {
             inner,
             size: size.max(1),
             carry: Vec::new(),
-            line: 1,
             eof: false,
             started: false,
         }
@@ -53,10 +50,10 @@ impl<R: Read> Chunker<R> {
     /// Reads until `buf` holds `target` bytes or the stream ends.
     fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
         while !self.eof && buf.len() < target {
-            let old = buf.len();
-            buf.resize(target, 0);
-            let n = read_full(&mut self.inner, &mut buf[old..])?;
-            buf.truncate(old + n);
+            // read_to_end fills spare capacity without zeroing it first.
+            buf.reserve(target - buf.len());
+            let want = (target - buf.len()) as u64;
+            let n = (&mut self.inner).take(want).read_to_end(buf)?;
             if n == 0 {
                 self.eof = true;
             }
@@ -96,29 +93,10 @@ impl<R: Read> Chunker<R> {
         if let Some(cut) = cut {
             self.carry = buf.split_off(cut);
         }
-        let first_line = self.line;
-        self.line += memchr::memchr_iter(b'\n', &buf).count() as u32;
         let first = !self.started;
         self.started = true;
-        Chunk {
-            bytes: buf,
-            first_line,
-            first,
-        }
+        Chunk { bytes: buf, first }
     }
-}
-
-fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 const RESULTS: [&[u8]; 7] = [b"1-0", b"0-1", b"1/2-1/2", b"*", b"2-0", b"0-2", b"1-1"];
@@ -206,12 +184,9 @@ mod tests {
         }
         let mut c = Chunker::with_size(&text[..], 4096);
         let mut total = 0;
-        let mut line = 1;
         let mut chunks = 0;
         while let Some(ch) = c.next_chunk().unwrap() {
-            assert_eq!(ch.first_line, line);
             assert!(ch.bytes.starts_with(b"[Event \""));
-            line += ch.bytes.iter().filter(|&&b| b == b'\n').count() as u32;
             total += ch.bytes.len();
             chunks += 1;
         }

@@ -87,20 +87,43 @@ impl<'a> GameRecord<'a> {
 /// Reads games one after another from a buffer.
 pub struct Reader<'a> {
     bytes: &'a [u8],
+    /// The whole buffer as text, when it is valid UTF-8 (the usual case):
+    /// move tokens are then sliced from it without checking each one.
+    text: Option<&'a str>,
     pos: usize,
     encoding: Encoding,
 }
 
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+
+/// Byte classes, looked up instead of matched: a `match` in the lexer's
+/// inner loops compiles to a jump table per byte.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let spaces = [b' ', b'\t', b'\r', b'\n', 0x0b, 0x0c];
+    let mut i = 0;
+    while i < spaces.len() {
+        t[spaces[i] as usize] = SPACE | DELIMITER;
+        i += 1;
+    }
+    let delims = [b'{', b'}', b'(', b')', b'[', b']', b';', b'$', b'"'];
+    let mut i = 0;
+    while i < delims.len() {
+        t[delims[i] as usize] = DELIMITER;
+        i += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+    CLASS[b as usize] & SPACE != 0
 }
 
+#[inline]
 fn is_delimiter(b: u8) -> bool {
-    is_space(b)
-        || matches!(
-            b,
-            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
-        )
+    CLASS[b as usize] & DELIMITER != 0
 }
 
 const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
@@ -115,6 +138,7 @@ impl<'a> Reader<'a> {
         };
         Reader {
             bytes,
+            text: std::str::from_utf8(bytes).ok(),
             pos,
             encoding,
         }
@@ -194,9 +218,7 @@ impl<'a> Reader<'a> {
 
     fn skip_line(&mut self) {
         let b = self.bytes;
-        while self.pos < b.len() && b[self.pos] != b'\n' {
-            self.pos += 1;
-        }
+        self.pos = memchr::memchr(b'\n', &b[self.pos..]).map_or(b.len(), |i| self.pos + i);
     }
 
     fn err<T>(&self, offset: usize, message: impl Into<String>) -> Result<T, SyntaxError> {
@@ -210,7 +232,7 @@ impl<'a> Reader<'a> {
         let mut game = GameRecord {
             offset: start,
             tags: Vec::new(),
-            moves: Vec::new(),
+            moves: Vec::with_capacity(128),
             result: None,
         };
         let b = self.bytes;
@@ -285,7 +307,9 @@ impl<'a> Reader<'a> {
             end += 1;
         }
         let word = &b[at..end];
-        if let Some(r) = RESULTS.iter().find(|r| r.as_bytes() == word) {
+        if matches!(word[0], b'0' | b'1' | b'2' | b'*')
+            && let Some(r) = RESULTS.iter().find(|r| r.as_bytes() == word)
+        {
             self.pos = end;
             return Ok(Some(ResultToken {
                 text: r,
@@ -329,7 +353,8 @@ impl<'a> Reader<'a> {
             self.pos = end;
             return Ok(None);
         }
-        let text = match std::str::from_utf8(&b[at..text_end]) {
+        let token = self.text.and_then(|t| t.get(at..text_end)).map(Ok);
+        let text = match token.unwrap_or_else(|| std::str::from_utf8(&b[at..text_end])) {
             Ok(t) => t,
             Err(_) => {
                 return self.err(
@@ -347,10 +372,7 @@ impl<'a> Reader<'a> {
         let b = self.bytes;
         let open = self.pos;
         let mut i = open + 1;
-        let line_end = b[i.min(b.len())..]
-            .iter()
-            .position(|&c| c == b'\n')
-            .map_or(b.len(), |p| i + p);
+        let line_end = memchr::memchr(b'\n', &b[i.min(b.len())..]).map_or(b.len(), |p| i + p);
         while i < line_end && is_space(b[i]) {
             i += 1;
         }
@@ -448,7 +470,7 @@ impl<'a> Reader<'a> {
     fn skip_comment(&mut self) -> Result<(), SyntaxError> {
         let b = self.bytes;
         let open = self.pos;
-        match b[open + 1..].iter().position(|&c| c == b'}') {
+        match memchr::memchr(b'}', &b[open + 1..]) {
             Some(p) => {
                 self.pos = open + 1 + p + 1;
                 Ok(())
