@@ -97,6 +97,7 @@ fn scan(path: &Path, jobs: usize) -> usize {
         options: ScanOptions {
             rules: RulesChoice::Auto,
             min_draw_moves: None,
+            dead_search: verify_claim::game::Search::Quick,
         },
         encoding: verify_claim::record::Encoding::Utf8,
         progress: false,
@@ -117,6 +118,7 @@ fn stages(bytes: &[u8], runs: usize) -> [f64; 3] {
     let opts = ScanOptions {
         rules: RulesChoice::Auto,
         min_draw_moves: None,
+        dead_search: verify_claim::game::Search::Quick,
     };
     let read = best_of(runs, || {
         let mut r = Reader::new(bytes, Encoding::Utf8);
@@ -163,6 +165,7 @@ fn ceiling(chunks: &[verify_claim::input::chunks::Chunk], threads: usize) -> f64
     let opts = ScanOptions {
         rules: RulesChoice::Auto,
         min_draw_moves: None,
+        dead_search: verify_claim::game::Search::Quick,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

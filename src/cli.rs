@@ -8,7 +8,7 @@ use clap::{Parser, ValueEnum};
 
 use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
 use crate::diag::{Diagnostic, Place, place_of};
-use crate::game::{Game, Side, chess::ChessGame};
+use crate::game::{Game, Search, Side, chess::ChessGame};
 use crate::input::{self, Input};
 use crate::laws::{Edition, Rulebook, TimeClass};
 use crate::record::{Encoding, GameRecord, Reader};
@@ -42,6 +42,14 @@ pub enum RulesArg {
     Fide2018,
     #[value(name = "fide-2023")]
     Fide2023,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeadSearchArg {
+    /// A fast test that can prove a position dead, never that it is not.
+    Quick,
+    /// The full unwinnability search (helpmate or proof).
+    Full,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -95,6 +103,9 @@ pub struct ClaimArgs {
     /// How to read tag values that are not UTF-8.
     #[arg(long, value_enum, default_value = "utf8")]
     pub encoding: EncodingArg,
+    /// How hard to look for a dead position (full: the unwinnability search).
+    #[arg(long, value_enum, default_value = "full")]
+    pub dead_search: DeadSearchArg,
 }
 
 /// A run's outcome: what to print on stdout and the exit status.
@@ -136,6 +147,14 @@ pub fn run(mut args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
         args[0] = "verify-claim scan".into();
         return match parse::<ScanArgs>(args)? {
             Ok(a) => scan(a),
+            Err(o) => Ok(o),
+        };
+    }
+    if sub.as_deref() == Some("check-position") {
+        args.remove(1);
+        args[0] = "verify-claim check-position".into();
+        return match parse::<CheckPositionArgs>(args)? {
+            Ok(a) => check_position(a),
             Err(o) => Ok(o),
         };
     }
@@ -322,6 +341,7 @@ fn decide<G: Game>(
             SideArg::White => Side::White,
             SideArg::Black => Side::Black,
         }),
+        dead_search: search_of(args.dead_search),
     };
     let verdict = claims::decide(&replay, &rules, time, &req).map_err(|e| {
         Diagnostic::new(
@@ -419,6 +439,118 @@ pub struct ScanArgs {
     /// No progress bar, even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
+    /// How hard to look for dead positions and unwinnable flag falls.
+    #[arg(long, value_enum, default_value = "quick")]
+    pub dead_search: DeadSearchArg,
+}
+
+fn search_of(arg: DeadSearchArg) -> Search {
+    match arg {
+        DeadSearchArg::Quick => Search::Quick,
+        DeadSearchArg::Full => Search::Full,
+    }
+}
+
+/// Decide whether a position is dead, and which sides can still checkmate.
+#[derive(Parser, Debug)]
+#[command(
+    name = "verify-claim check-position",
+    version,
+    about = "Can either side still checkmate? Dead positions (5.2.2) and unwinnable flag falls (6.9)",
+    after_help = "Exit status: 0 answered (even if undetermined), 2 bad FEN or options."
+)]
+pub struct CheckPositionArgs {
+    /// The position.
+    #[arg(long)]
+    pub fen: String,
+    /// Only this side: can it still checkmate?
+    #[arg(long, value_enum)]
+    pub side: Option<SideArg>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: FormatArg,
+    /// How hard to look.
+    #[arg(long, value_enum, default_value = "full")]
+    pub dead_search: DeadSearchArg,
+}
+
+fn check_position(args: CheckPositionArgs) -> Result<Outcome, Diagnostic> {
+    use crate::game::chess::unwinnable::{can_mate, position_from_fen};
+    use crate::game::{DeadCheck, Win};
+    use shakmaty::{Color, Position};
+
+    let pos = position_from_fen(&args.fen).map_err(|m| Diagnostic::new("--fen", None, m))?;
+    let search = search_of(args.dead_search);
+    let side_wanted = |c: SideArg| args.side.is_none_or(|s| s == c);
+    let check = DeadCheck {
+        search,
+        white: if side_wanted(SideArg::White) {
+            can_mate(&pos, Color::White, search)
+        } else {
+            Win::Undetermined
+        },
+        black: if side_wanted(SideArg::Black) {
+            can_mate(&pos, Color::Black, search)
+        } else {
+            Win::Undetermined
+        },
+    };
+    let ending = ChessGame::ending(&pos).map(|e| e.name());
+    let dead = if pos.is_checkmate() || pos.is_stalemate() {
+        Some(false)
+    } else {
+        check.dead()
+    };
+    let number = ChessGame::move_number(&pos);
+    let to_move = ChessGame::side_to_move(&pos);
+    let stdout = match args.format {
+        FormatArg::Json => {
+            let mut v = report::json::dead_check(&check);
+            v["dead"] = serde_json::json!(dead);
+            v["fen"] = serde_json::json!(ChessGame::fen(&pos));
+            v["ending"] = serde_json::json!(ending);
+            format!("{v}\n")
+        }
+        FormatArg::Text => {
+            let mut s = format!("Position: {}\n", ChessGame::fen(&pos));
+            s.push_str(&match (ending, dead) {
+                (Some(e), _) => format!("The position is {e}: not a dead position, the game is over as such.\n"),
+                (None, _) if args.side.is_some() => String::new(),
+                (None, Some(true)) => "Dead: no sequence of legal moves leads to checkmate, for either side (5.2.2).\n".to_owned(),
+                (None, Some(false)) => "Not dead.\n".to_owned(),
+                (None, None) => "Dead or not: undetermined (nothing is assumed).\n".to_owned(),
+            });
+            for (name, win, wanted) in [
+                ("White", &check.white, side_wanted(SideArg::White)),
+                ("Black", &check.black, side_wanted(SideArg::Black)),
+            ] {
+                if !wanted {
+                    continue;
+                }
+                s.push_str(&match win {
+                    Win::Yes { helpmate } if helpmate.is_empty() => {
+                        format!("  {name} has checkmated.\n")
+                    }
+                    Win::Yes { helpmate } => format!(
+                        "  {name} can checkmate: {} (a helpmate)\n",
+                        report::numbered_line(number, to_move, helpmate)
+                    ),
+                    Win::No => {
+                        format!("  {name} cannot checkmate by any sequence of legal moves.\n")
+                    }
+                    Win::Undetermined => format!(
+                        "  {name}: undetermined{}.\n",
+                        if search == Search::Quick {
+                            " (the quick search only proves impossibility; try --dead-search full)"
+                        } else {
+                            ""
+                        }
+                    ),
+                });
+            }
+            s
+        }
+    };
+    Ok(Outcome { stdout, status: 0 })
 }
 
 fn edition_of(arg: RulesArg) -> Option<Edition> {
@@ -446,6 +578,7 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
         options: ScanOptions {
             rules: edition_of(args.rules).map_or(RulesChoice::Auto, RulesChoice::Fixed),
             min_draw_moves: args.min_draw_moves,
+            dead_search: search_of(args.dead_search),
         },
         encoding: match args.encoding {
             EncodingArg::Utf8 => Encoding::Utf8,

@@ -71,6 +71,8 @@ fn flags_at(replay: &Replay<ChessGame>, rules: &Rulebook, p: usize) -> Flags {
         written: None,
         kind: ClaimKind::Any,
         claimant: None,
+        // Dead positions are not compared here (python-chess has none).
+        dead_search: verify_claim::game::Search::Quick,
     };
     let v = claims::decide(replay, rules, None, &req).expect("no written move");
     let legal = !pos.legal_moves().is_empty();

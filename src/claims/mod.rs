@@ -10,7 +10,7 @@ pub mod scan;
 
 use serde::Serialize;
 
-use crate::game::{Difference, Ending, Game, Side};
+use crate::game::{DeadCheck, Difference, Ending, Game, Search, Side};
 use crate::laws::{Penalty, Rulebook, TimeClass};
 pub use replay::{Replay, ReplayError};
 
@@ -29,6 +29,9 @@ pub enum GameOverReason {
     Checkmate,
     Stalemate,
     InsufficientMaterial,
+    /// No sequence of legal moves can lead to checkmate, beyond what
+    /// material alone shows (a pawn wall, a locked position).
+    DeadPosition,
     FivefoldRepetition,
     SeventyFiveMove,
     /// Draughts: the player to move cannot move and has lost (1.12).
@@ -42,6 +45,9 @@ impl GameOverReason {
             GameOverReason::Stalemate => "stalemate",
             GameOverReason::InsufficientMaterial => {
                 "insufficient material (no sequence of legal moves can lead to checkmate)"
+            }
+            GameOverReason::DeadPosition => {
+                "a dead position (no sequence of legal moves can lead to checkmate)"
             }
             GameOverReason::FivefoldRepetition => "fivefold repetition",
             GameOverReason::SeventyFiveMove => "the 75-move rule",
@@ -137,6 +143,8 @@ pub struct ClaimRequest<'a> {
     pub kind: ClaimKind,
     /// Who made the claim, when the user says.
     pub claimant: Option<Side>,
+    /// How hard to look for a dead position.
+    pub dead_search: Search,
 }
 
 /// Whether a ground stands on the board or needs the written move.
@@ -211,6 +219,23 @@ pub struct Verdict {
     /// The written move would end the game (checkmate, stalemate).
     pub written_ending: Option<Ending>,
     pub penalty: Option<Penalty>,
+    /// Can either side still checkmate from the claim position?
+    pub dead_check: DeadCheck,
+}
+
+/// The first ply ≤ `upto` whose position is proved dead, given that the
+/// position at `upto` is: a dead position stays dead, so a binary search.
+pub fn first_dead_ply<G: Game>(positions: &[G::Position], upto: usize, search: Search) -> usize {
+    let (mut lo, mut hi) = (0, upto);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if G::is_dead(&positions[mid], search) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
 }
 
 /// Decides a claim at `req.ply` of a replayed game.
@@ -225,7 +250,19 @@ pub fn decide<G: Game>(
     let p = req.ply.min(replay.len());
     let pos = &replay.positions[p];
     let claimant = G::side_to_move(pos);
-    let game_over = first_game_over(replay, rules, p);
+    let mut game_over = first_game_over(replay, rules, p);
+    let dead_check = G::dead_check(pos, req.dead_search);
+    if dead_check.dead() == Some(true) {
+        let d = first_dead_ply::<G>(&replay.positions, p, req.dead_search);
+        // Insufficient material at the same ply is the simpler name for it.
+        if game_over.as_ref().is_none_or(|g| d < g.ply) {
+            game_over = Some(GameOver {
+                reason: GameOverReason::DeadPosition,
+                ply: d,
+                article: rules.ending_article(Ending::InsufficientMaterial),
+            });
+        }
+    }
 
     // The written move: parsed and played on a copy.
     let mut written = None;
@@ -395,6 +432,7 @@ pub fn decide<G: Game>(
         count,
         written_ending,
         penalty,
+        dead_check,
     })
 }
 

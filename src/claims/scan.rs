@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::game::{Ending, Game, MoveError, Side};
+use crate::game::{Ending, Game, MoveError, Search, Side, Win};
 use crate::laws::{Edition, Rulebook};
 use crate::record::GameRecord;
 
@@ -29,12 +29,15 @@ pub enum Kind {
     Checkmate,
     Stalemate,
     NoMoves,
+    DeadPosition,
+    UnwinnableFlagFall,
+    UnwinnableResignation,
     ResultMismatch,
     EarlyDrawAgreement,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 16] = [
         Kind::ParseError,
         Kind::IllegalMove,
         Kind::ThreefoldClaimable,
@@ -46,6 +49,9 @@ impl Kind {
         Kind::Checkmate,
         Kind::Stalemate,
         Kind::NoMoves,
+        Kind::DeadPosition,
+        Kind::UnwinnableFlagFall,
+        Kind::UnwinnableResignation,
         Kind::ResultMismatch,
         Kind::EarlyDrawAgreement,
     ];
@@ -63,6 +69,9 @@ impl Kind {
             Kind::Checkmate => "checkmate",
             Kind::Stalemate => "stalemate",
             Kind::NoMoves => "no-moves",
+            Kind::DeadPosition => "dead-position",
+            Kind::UnwinnableFlagFall => "unwinnable-flag-fall",
+            Kind::UnwinnableResignation => "unwinnable-resignation",
             Kind::ResultMismatch => "result-mismatch",
             Kind::EarlyDrawAgreement => "early-draw-agreement",
         }
@@ -127,6 +136,8 @@ pub struct ScanOptions {
     pub rules: RulesChoice,
     /// Article 9.1.1: an agreed draw before this move is reported.
     pub min_draw_moves: Option<u32>,
+    /// How hard to look for dead positions and unwinnable flag falls.
+    pub dead_search: Search,
 }
 
 /// How the game ended by itself, and when.
@@ -265,6 +276,9 @@ pub fn scan_game<G: Game>(
         Kind::UnchangedMaterialClaimable
     };
     let mut check_material = true;
+    // The moves, to find the first dead ply afterwards by replaying.
+    let start_pos = pos.clone();
+    let mut moves: Vec<G::Move> = Vec::with_capacity(n);
 
     for p in 0..=n {
         let offset = if p == 0 {
@@ -507,6 +521,41 @@ pub fn scan_game<G: Game>(
             hist.clear();
         }
         reps = hist.push(hash, pos.clone());
+        moves.push(m);
+    }
+
+    // A dead position stays dead: check the final position once, and only
+    // when it is dead look for the first dead ply (binary search).
+    if G::is_dead(&pos, opts.dead_search) {
+        let d = first_dead_ply::<G>(&start_pos, &moves, opts.dead_search);
+        let explained = out
+            .iter()
+            .any(|f| f.kind == Kind::InsufficientMaterial && f.ply <= d);
+        if !explained {
+            let offset = if d == 0 {
+                record.offset
+            } else {
+                record.moves[d - 1].offset
+            };
+            out.push(info(
+                Kind::DeadPosition,
+                d,
+                offset,
+                None,
+                None,
+                format!(
+                    "no sequence of legal moves can lead to checkmate: the game is drawn ({})",
+                    rules.ending_article(Ending::InsufficientMaterial)
+                ),
+            ));
+            if end.is_none_or(|e| d < e.ply) {
+                end = Some(End {
+                    ply: d,
+                    kind: Kind::DeadPosition,
+                    result: "1/2-1/2",
+                });
+            }
+        }
     }
 
     check_result::<G>(
@@ -521,6 +570,27 @@ pub fn scan_game<G: Game>(
     );
     out.sort_by_key(|f| (f.ply, f.kind));
     out
+}
+
+/// The first ply proved dead, the final one being dead.
+fn first_dead_ply<G: Game>(start: &G::Position, moves: &[G::Move], search: Search) -> usize {
+    let position_at = |k: usize| {
+        let mut p = start.clone();
+        for m in &moves[..k] {
+            G::play(&mut p, m, 0);
+        }
+        p
+    };
+    let (mut lo, mut hi) = (0, moves.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if G::is_dead(&position_at(mid), search) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
 }
 
 fn set_end(end: &mut Option<End>, ply: usize, kind: Kind, result: &'static str) {
@@ -593,6 +663,19 @@ fn check_result<G: Game>(
         return;
     };
     let recorded = recorded.unwrap_or("*");
+    if end.is_none() {
+        unwinnable_loss::<G>(
+            record,
+            rules,
+            opts,
+            n,
+            final_pos,
+            recorded,
+            recorded_norm,
+            end_offset,
+            out,
+        );
+    }
     if let Some(e) = end {
         let how = e.kind.name().replace('-', " ");
         if e.ply < n {
@@ -652,4 +735,61 @@ fn check_result<G: Game>(
         }
     }
     let _ = rules;
+}
+
+/// Article 6.9 (and, from 2023, 5.1.2): a game lost on time (or by
+/// resignation) is drawn when the winner could not have checkmated by any
+/// sequence of legal moves. Read from the `Termination` tag.
+#[allow(clippy::too_many_arguments)]
+fn unwinnable_loss<G: Game>(
+    record: &GameRecord<'_>,
+    rules: &Rulebook,
+    opts: &ScanOptions,
+    n: usize,
+    final_pos: &G::Position,
+    recorded: &str,
+    recorded_norm: &str,
+    offset: usize,
+    out: &mut Vec<Finding>,
+) {
+    let winner = match recorded_norm {
+        "1-0" => Side::White,
+        "0-1" => Side::Black,
+        _ => return,
+    };
+    let term = record.tag("Termination").unwrap_or("").to_ascii_lowercase();
+    let (kind, how, article) = if term.contains("time") {
+        (Kind::UnwinnableFlagFall, "on time", "6.9")
+    } else if term.contains("resign") && rules.edition.is_some_and(|e| e >= Edition::Fide2023) {
+        (Kind::UnwinnableResignation, "by resignation", "5.1.2")
+    } else {
+        return;
+    };
+    if G::can_mate(final_pos, winner, opts.dead_search) != Win::No {
+        return;
+    }
+    out.push(info(
+        kind,
+        n,
+        offset,
+        Some(winner),
+        None,
+        format!(
+            "won {how} by {}, who could not checkmate by any sequence of legal moves: the game is drawn ({article})",
+            winner.title()
+        ),
+    ));
+    out.push(Finding {
+        recorded: Some(recorded.to_owned()),
+        expected: Some("1/2-1/2".to_owned()),
+        ..error(
+            Kind::ResultMismatch,
+            n,
+            offset,
+            format!(
+                "recorded {recorded} (won {how}), but {} could not checkmate: a draw ({article})",
+                winner.title()
+            ),
+        )
+    });
 }

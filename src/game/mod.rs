@@ -114,6 +114,58 @@ pub struct Difference {
     pub reason: String,
 }
 
+/// How hard to look for a checkmate (`--dead-search`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Search {
+    /// A fast test that can prove a side cannot mate, never that it can.
+    Quick,
+    /// The full search (bounded by the solver's node limit): a helpmate, a
+    /// proof that none exists, or undetermined.
+    Full,
+}
+
+/// Whether a side can still checkmate by some sequence of legal moves.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase", tag = "verdict")]
+pub enum Win {
+    /// Yes: a helpmate, in the game's notation from the position.
+    Yes { helpmate: Vec<String> },
+    /// No sequence of legal moves lets this side checkmate.
+    No,
+    /// The search could not decide (never a guess).
+    Undetermined,
+}
+
+impl Win {
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Win::Yes { .. } => Some(true),
+            Win::No => Some(false),
+            Win::Undetermined => None,
+        }
+    }
+}
+
+/// Both sides' chances to checkmate: a dead position when neither has one.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DeadCheck {
+    pub search: Search,
+    pub white: Win,
+    pub black: Win,
+}
+
+impl DeadCheck {
+    /// Dead: neither side can mate. `None`: undetermined.
+    pub fn dead(&self) -> Option<bool> {
+        match (self.white.as_bool(), self.black.as_bool()) {
+            (Some(true), _) | (_, Some(true)) => Some(false),
+            (Some(false), Some(false)) => Some(true),
+            _ => None,
+        }
+    }
+}
+
 /// The rules of one game, as the claim engine needs them.
 ///
 /// Positions are compared with `PartialEq`, which must be exactly the rules'
@@ -170,6 +222,29 @@ pub trait Game {
     /// Neither side has material to mate with (cheap; no move generation).
     /// Draughts: always false.
     fn insufficient_material(pos: &Self::Position) -> bool;
+    /// Whether `side` can still checkmate (chess: the unwinnability
+    /// analyser). Games without such a notion leave it undetermined.
+    fn can_mate(pos: &Self::Position, side: Side, search: Search) -> Win {
+        let _ = (pos, side, search);
+        Win::Undetermined
+    }
+    /// Both sides, for a report.
+    fn dead_check(pos: &Self::Position, search: Search) -> DeadCheck {
+        DeadCheck {
+            search,
+            white: Self::can_mate(pos, Side::White, search),
+            black: Self::can_mate(pos, Side::Black, search),
+        }
+    }
+    /// Proved dead: neither side can mate (a checkmate or stalemate is what
+    /// it is, not a dead position).
+    fn is_dead(pos: &Self::Position, search: Search) -> bool {
+        !matches!(
+            Self::ending(pos),
+            Some(Ending::Checkmate | Ending::Stalemate | Ending::NoMoves)
+        ) && Self::can_mate(pos, Side::White, search) == Win::No
+            && Self::can_mate(pos, Side::Black, search) == Win::No
+    }
     /// How the position ends the game by itself, if it does.
     fn ending(pos: &Self::Position) -> Option<Ending>;
     fn side_to_move(pos: &Self::Position) -> Side;

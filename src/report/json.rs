@@ -34,8 +34,25 @@ pub fn claim(r: &ClaimReport) -> Value {
         "count": v.count,
         "written_move_ends_game": v.written_ending,
         "penalty": v.penalty,
+        "dead_check": dead_check(&v.dead_check),
         "fen": r.fen,
         "notes": r.notes,
         "not_checked": r.unverifiable,
+    })
+}
+
+/// `{"search", "dead", "white_can_win", "black_can_win", "helpmates"}`:
+/// true/false/null (undetermined); helpmates in SAN from the claim position.
+pub fn dead_check(d: &crate::game::DeadCheck) -> Value {
+    let line = |w: &crate::game::Win| match w {
+        crate::game::Win::Yes { helpmate } => json!(helpmate),
+        _ => Value::Null,
+    };
+    json!({
+        "search": d.search,
+        "dead": d.dead(),
+        "white_can_win": d.white.as_bool(),
+        "black_can_win": d.black.as_bool(),
+        "helpmates": {"white": line(&d.white), "black": line(&d.black)},
     })
 }

@@ -11,7 +11,7 @@ pub mod text;
 use std::collections::BTreeMap;
 
 use crate::claims::{Replay, Verdict};
-use crate::game::{Game, GameType};
+use crate::game::{Game, GameType, Side};
 
 /// Everything a printer needs about one decided claim, with the move
 /// labels already rendered (printers know no game).
@@ -34,6 +34,9 @@ pub struct ClaimReport {
     pub written_label: Option<String>,
     pub fen: String,
     pub diagram: String,
+    /// Move number and side to move at the claim point (to number lines).
+    pub move_number: u32,
+    pub to_move: Side,
     /// How the edition and time control were chosen, Chess960, FEN start...
     pub notes: Vec<String>,
     /// What a record cannot show and the verdict therefore assumes.
@@ -94,6 +97,8 @@ impl ClaimReport {
             round: tags.3,
             fen: G::fen(pos),
             diagram: G::diagram(pos),
+            move_number: G::move_number(pos),
+            to_move: G::side_to_move(pos),
             labels,
             written_label,
             verdict,
@@ -125,4 +130,22 @@ impl ClaimReport {
             None => format!("at ply {ply}"),
         }
     }
+}
+
+/// A line of moves with numbers, from a position: "31...Kg8 32.Nf3 Kh8".
+pub fn numbered_line(number: u32, to_move: Side, moves: &[String]) -> String {
+    let mut out = Vec::with_capacity(moves.len());
+    let (mut n, mut side) = (number, to_move);
+    for (i, m) in moves.iter().enumerate() {
+        match side {
+            Side::White => out.push(format!("{n}.{m}")),
+            Side::Black if i == 0 => out.push(format!("{n}...{m}")),
+            Side::Black => out.push(m.clone()),
+        }
+        if side == Side::Black {
+            n += 1;
+        }
+        side = side.other();
+    }
+    out.join(" ")
 }

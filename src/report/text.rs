@@ -2,8 +2,9 @@
 
 use std::fmt::Write;
 
-use super::ClaimReport;
+use super::{ClaimReport, numbered_line};
 use crate::claims::{Form, GameOverReason};
+use crate::game::Win;
 
 fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
     let parts: Vec<String> = plies
@@ -224,6 +225,7 @@ pub fn claim(r: &ClaimReport) -> String {
             e.name()
         );
     }
+    dead_section(r, &mut s);
     if let Some(p) = &v.penalty {
         let _ = writeln!(s, "\nWhat follows: {}.", p.text);
     }
@@ -239,4 +241,45 @@ pub fn claim(r: &ClaimReport) -> String {
         }
     }
     s
+}
+
+/// The dead-position check of the claim position, with its proof.
+fn dead_section(r: &ClaimReport, s: &mut String) {
+    let d = &r.verdict.dead_check;
+    if d.white == Win::Undetermined
+        && d.black == Win::Undetermined
+        && r.game_type != crate::game::GameType::Chess
+    {
+        return;
+    }
+    let search = match d.search {
+        crate::game::Search::Quick => "quick search",
+        crate::game::Search::Full => "full search",
+    };
+    let _ = match d.dead() {
+        Some(true) => writeln!(
+            s,
+            "\nDead position ({search}): dead: no sequence of legal moves leads to checkmate, for either side."
+        ),
+        Some(false) => writeln!(s, "\nDead position ({search}): not dead."),
+        None => writeln!(
+            s,
+            "\nDead position ({search}): undetermined (the search did not decide; nothing is assumed)."
+        ),
+    };
+    for (name, win) in [("White", &d.white), ("Black", &d.black)] {
+        let _ = match win {
+            Win::Yes { helpmate } if helpmate.is_empty() => writeln!(s, "  {name} has checkmated."),
+            Win::Yes { helpmate } => writeln!(
+                s,
+                "  {name} can still checkmate, e.g. (helpmate) {}",
+                numbered_line(r.move_number, r.to_move, helpmate)
+            ),
+            Win::No => writeln!(
+                s,
+                "  {name} cannot checkmate by any sequence of legal moves."
+            ),
+            Win::Undetermined => writeln!(s, "  {name}: undetermined."),
+        };
+    }
 }

@@ -23,7 +23,9 @@ use shakmaty::{
     zobrist::Zobrist64,
 };
 
-use super::{Difference, Ending, Game, GameType, MoveError, Side};
+pub mod unwinnable;
+
+use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};
 use crate::record::GameRecord;
 
 /// Chess under the FIDE Laws, implemented with shakmaty.
@@ -531,6 +533,14 @@ impl Game for ChessGame {
 
     fn count_clock(pos: &Chess) -> u32 {
         pos.halfmoves()
+    }
+
+    fn can_mate(pos: &Chess, side: Side, search: Search) -> Win {
+        let color = match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        };
+        unwinnable::can_mate(pos, color, search)
     }
 
     fn insufficient_material(pos: &Chess) -> bool {
