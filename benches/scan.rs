@@ -156,6 +156,52 @@ fn stages(bytes: &[u8], runs: usize) -> [f64; 3] {
     [read, replay, full]
 }
 
+/// The dead-position checks' own cost: the final position of every game,
+/// checked as the scan does (quick), and with the full search.
+fn dead_checks(bytes: &[u8]) -> (usize, f64, f64, usize) {
+    use verify_claim::game::{Game, Search, chess::ChessGame};
+    use verify_claim::record::{Encoding, Reader};
+    let mut finals = Vec::new();
+    let mut r = Reader::new(bytes, Encoding::Utf8);
+    while let Some(g) = r.next_game() {
+        let Ok(g) = g else { continue };
+        let Ok((mut pos, _)) = ChessGame::start_position(&g) else {
+            continue;
+        };
+        let mut ok = true;
+        for m in &g.moves {
+            match ChessGame::parse_recorded(&pos, m.text) {
+                Ok(mv) => {
+                    ChessGame::play(&mut pos, &mv, 0);
+                }
+                Err(_) => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            finals.push(pos);
+        }
+    }
+    let mut dead = 0;
+    let quick = best_of(3, || {
+        dead = finals
+            .iter()
+            .filter(|p| ChessGame::is_dead(p, Search::Quick))
+            .count();
+    });
+    let full = best_of(1, || {
+        std::hint::black_box(
+            finals
+                .iter()
+                .filter(|p| ChessGame::is_dead(p, Search::Full))
+                .count(),
+        );
+    });
+    (finals.len(), quick, full, dead)
+}
+
 /// The same analysis on pre-cut chunks in memory, on a rayon pool of
 /// `threads`, with no reading, ordering or printing: what the machine
 /// allows right now (on a shared host two cores rarely give 2x).
@@ -319,6 +365,11 @@ fn main() {
     line("  our reader alone", read);
     line("  reader + SAN + play + hashes", replay);
     line("  reader + full per-game scan", full);
+    let (finals, dq, df, dead) = dead_checks(&bytes);
+    println!(
+        "dead-position checks of {finals} final positions: quick {dq:.3} s ({:.1}% of scan --jobs 1; {dead} dead), full {df:.3} s",
+        100.0 * dq / t1
+    );
     let mut chunker = verify_claim::input::chunks::Chunker::new(&bytes[..]);
     let mut chunks = Vec::new();
     while let Ok(Some(c)) = chunker.next_chunk() {

@@ -543,6 +543,10 @@ impl Game for ChessGame {
         unwinnable::can_mate(pos, color, search)
     }
 
+    fn is_dead(pos: &Chess, search: Search) -> bool {
+        unwinnable::is_dead(pos, search)
+    }
+
     fn insufficient_material(pos: &Chess) -> bool {
         pos.is_insufficient_material()
     }

@@ -88,6 +88,25 @@ pub fn can_mate(pos: &Chess, side: Color, search: Search) -> Win {
     }
 }
 
+/// Proved dead: neither side can mate. One conversion, and it stops at the
+/// first side not proved unable to mate (the usual case, and cheap).
+pub fn is_dead(pos: &Chess, search: Search) -> bool {
+    if pos.legal_moves().is_empty() {
+        return false; // checkmate or stalemate: the game ends as that
+    }
+    let Some(board) = to_board(pos) else {
+        return false;
+    };
+    let proved = |color: chess::Color| match search {
+        Search::Quick => chasolver::is_unwinnable_fast(&board, color),
+        Search::Full => matches!(
+            chasolver::winnability(&board, color),
+            Some(chasolver::Winnability::Unwinnable)
+        ),
+    };
+    proved(chess::Color::White) && proved(chess::Color::Black)
+}
+
 /// Reads a FEN for `check-position` (Chess960 castling accepted). A
 /// position with more material than a game can reach (a study, a test
 /// vector) is analysed all the same; game records stay strict.
