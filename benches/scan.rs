@@ -90,15 +90,11 @@ fn floor(path: &Path) -> (u64, u64) {
 }
 
 fn scan(path: &Path, jobs: usize) -> usize {
-    use verify_claim::claims::scan::{RulesChoice, ScanOptions};
+    use verify_claim::claims::scan::ScanOptions;
     let config = verify_claim::scan::Config {
         paths: vec![path.display().to_string()],
         jobs,
-        options: ScanOptions {
-            rules: RulesChoice::Auto,
-            min_draw_moves: None,
-            dead_search: verify_claim::game::Search::Quick,
-        },
+        options: ScanOptions::default(),
         encoding: verify_claim::record::Encoding::Utf8,
         progress: false,
     };
@@ -112,14 +108,10 @@ fn scan(path: &Path, jobs: usize) -> usize {
 /// Stage costs, single thread, the whole file in memory: our reader alone;
 /// reader + replay with hashes; the full per-game scan.
 fn stages(bytes: &[u8], runs: usize) -> [f64; 3] {
-    use verify_claim::claims::scan::{RulesChoice, ScanOptions, rulebook_for, scan_game};
+    use verify_claim::claims::scan::ScanOptions;
     use verify_claim::game::{Game, chess::ChessGame};
     use verify_claim::record::{Encoding, Reader};
-    let opts = ScanOptions {
-        rules: RulesChoice::Auto,
-        min_draw_moves: None,
-        dead_search: verify_claim::game::Search::Quick,
-    };
+    let opts = ScanOptions::default();
     let read = best_of(runs, || {
         let mut r = Reader::new(bytes, Encoding::Utf8);
         let mut n = 0;
@@ -132,7 +124,7 @@ fn stages(bytes: &[u8], runs: usize) -> [f64; 3] {
         let mut r = Reader::new(bytes, Encoding::Utf8);
         while let Some(g) = r.next_game() {
             let Ok(g) = g else { continue };
-            let Ok((mut pos, _)) = ChessGame::start_position(&g) else {
+            let Ok((mut pos, _)) = ChessGame::start_position(&g, ()) else {
                 continue;
             };
             let mut h = ChessGame::hash(&pos);
@@ -149,8 +141,7 @@ fn stages(bytes: &[u8], runs: usize) -> [f64; 3] {
         let mut r = Reader::new(bytes, Encoding::Utf8);
         while let Some(g) = r.next_game() {
             let Ok(g) = g else { continue };
-            let rules = rulebook_for(&g, opts.rules);
-            std::hint::black_box(scan_game::<ChessGame>(&g, &rules, &opts));
+            std::hint::black_box(verify_claim::claims::scan::scan_record(&g, &opts));
         }
     });
     [read, replay, full]
@@ -165,7 +156,7 @@ fn dead_checks(bytes: &[u8]) -> (usize, f64, f64, usize) {
     let mut r = Reader::new(bytes, Encoding::Utf8);
     while let Some(g) = r.next_game() {
         let Ok(g) = g else { continue };
-        let Ok((mut pos, _)) = ChessGame::start_position(&g) else {
+        let Ok((mut pos, _)) = ChessGame::start_position(&g, ()) else {
             continue;
         };
         let mut ok = true;
@@ -207,12 +198,8 @@ fn dead_checks(bytes: &[u8]) -> (usize, f64, f64, usize) {
 /// allows right now (on a shared host two cores rarely give 2x).
 fn ceiling(chunks: &[verify_claim::input::chunks::Chunk], threads: usize) -> f64 {
     use rayon::prelude::*;
-    use verify_claim::claims::scan::{RulesChoice, ScanOptions};
-    let opts = ScanOptions {
-        rules: RulesChoice::Auto,
-        min_draw_moves: None,
-        dead_search: verify_claim::game::Search::Quick,
-    };
+    use verify_claim::claims::scan::ScanOptions;
+    let opts = ScanOptions::default();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -262,6 +262,31 @@ impl Rulebook {
         }
     }
 
+    /// Russian column draughts, St Petersburg rules, 1.11-1.13 (the seed).
+    pub fn column_draughts() -> Rulebook {
+        Rulebook {
+            name: "spb-column-draughts",
+            edition: None,
+            game: GameType::ColumnDraughts,
+            repetition_rule: "threefold-repetition",
+            repetition: ClaimArticles {
+                written: Some("1.13.2"),
+                board: "1.13.1",
+            },
+            identity_article: "1.13.1",
+            count_rule: "unchanged-material",
+            // Claimed before moving, on the board: no written form.
+            count: ClaimArticles {
+                written: None,
+                board: "1.13.1",
+            },
+            count_plies: 30,
+            count_words: "15 moves by each player without a change of material (a capture or a promotion)",
+            automatic: None,
+            claimant_article: "1.13.2",
+        }
+    }
+
     /// The article of a game-ending position.
     pub fn ending_article(&self, ending: Ending) -> &'static str {
         match (self.edition, ending) {
@@ -286,10 +311,16 @@ impl Rulebook {
             None => "; the game continues".to_owned(),
         };
         let Some(edition) = self.edition else {
+            // Column draughts, 1.13.2 note b.
             return Penalty {
                 article: "1.13.2",
                 minutes_added: None,
-                text: format!("the claim was wrong{play}"),
+                text: match written {
+                    Some(m) => format!(
+                        "1.13.2, note b: the written move {m} counts as made and play goes on"
+                    ),
+                    None => "1.13.2: the claim was wrong and play goes on".to_owned(),
+                },
             };
         };
         let (article, standard) = match edition {

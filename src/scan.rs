@@ -16,9 +16,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, rulebook_for, scan_game};
+use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
 use crate::diag::{Place, place_of};
-use crate::game::chess::ChessGame;
 use crate::input::chunks::{Chunk, Chunker};
 use crate::input::open::open_counted;
 use crate::input::walk::{self, Item};
@@ -98,8 +97,7 @@ pub fn analyse_chunk(
             }),
             Ok(rec) => {
                 plies += rec.moves.len();
-                let rules = rulebook_for(&rec, opts.rules);
-                let findings = scan_game::<ChessGame>(&rec, &rules, opts);
+                let findings = scan_record(&rec, opts);
                 if findings.is_empty() {
                     continue;
                 }

@@ -162,7 +162,7 @@ fn ashlar_cha_games() {
         let mut reader = Reader::new(&bytes, Encoding::Latin1);
         while let Some(rec) = reader.next_game() {
             let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
-            let (start, _) = ChessGame::start_position(&rec)
+            let (start, _) = ChessGame::start_position(&rec, ())
                 .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.1));
             let replay = Replay::<ChessGame>::new(start, &rec.moves)
                 .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));

@@ -163,7 +163,7 @@ fn our_games(path: &Path, rules: &Rulebook) -> Vec<([Option<usize>; 9], [usize; 
     let mut out = Vec::new();
     while let Some(rec) = reader.next_game() {
         let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
-        let (start, _) = ChessGame::start_position(&rec).unwrap();
+        let (start, _) = ChessGame::start_position(&rec, ()).unwrap();
         let replay =
             Replay::<ChessGame>::new(start, &rec.moves).unwrap_or_else(|e| panic!("{}", e.message));
         let mut first = [None; 9];

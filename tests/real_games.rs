@@ -25,7 +25,7 @@ fn check_hashes(path: &Path) -> (usize, usize, usize) {
             refused += 1;
             continue;
         };
-        let Ok((start, _)) = ChessGame::start_position(&rec) else {
+        let Ok((start, _)) = ChessGame::start_position(&rec, ()) else {
             refused += 1;
             continue;
         };

@@ -51,7 +51,7 @@ impl GameOverReason {
             }
             GameOverReason::FivefoldRepetition => "fivefold repetition",
             GameOverReason::SeventyFiveMove => "the 75-move rule",
-            GameOverReason::NoMoves => "the player to move cannot move",
+            GameOverReason::NoMoves => "the player to move being unable to move (a loss)",
         }
     }
 }

@@ -123,6 +123,20 @@ pub struct Finding {
     pub expected: Option<String>,
 }
 
+impl Default for ScanOptions {
+    /// The scan's defaults: editions by date, quick dead-position search,
+    /// the game read from each record's tags.
+    fn default() -> ScanOptions {
+        ScanOptions {
+            rules: RulesChoice::Auto,
+            min_draw_moves: None,
+            dead_search: Search::Quick,
+            column_rules: crate::game::column_draughts::Rules::Standard,
+            game_type: None,
+        }
+    }
+}
+
 /// Which rules a scan applies.
 #[derive(Clone, Copy, Debug)]
 pub enum RulesChoice {
@@ -138,6 +152,10 @@ pub struct ScanOptions {
     pub min_draw_moves: Option<u32>,
     /// How hard to look for dead positions and unwinnable flag falls.
     pub dead_search: Search,
+    /// Column draughts: the reading of the re-jump rule.
+    pub column_rules: crate::game::column_draughts::Rules,
+    /// The game of every record, when not read from its tags.
+    pub game_type: Option<crate::game::GameType>,
 }
 
 /// How the game ended by itself, and when.
@@ -235,7 +253,25 @@ impl<P: Clone + PartialEq> History<P> {
     }
 }
 
-/// The rulebook for a record under the scan's choice.
+/// Scans one record of either game: chess under the FIDE edition chosen,
+/// column draughts under its rulebook.
+pub fn scan_record(record: &GameRecord<'_>, opts: &ScanOptions) -> Vec<Finding> {
+    use crate::game::{GameType, chess::ChessGame, column_draughts::ColumnDraughts};
+    match crate::game::detect(record, opts.game_type) {
+        Err((offset, message)) => vec![error(Kind::ParseError, 0, offset, message)],
+        Ok(GameType::Chess) => {
+            scan_game::<ChessGame>(record, &rulebook_for(record, opts.rules), opts, ())
+        }
+        Ok(GameType::ColumnDraughts) => scan_game::<ColumnDraughts>(
+            record,
+            &Rulebook::column_draughts(),
+            opts,
+            opts.column_rules,
+        ),
+    }
+}
+
+/// The rulebook for a chess record under the scan's choice.
 pub fn rulebook_for(record: &GameRecord<'_>, choice: RulesChoice) -> Rulebook {
     match choice {
         RulesChoice::Fixed(e) => Rulebook::fide(e),
@@ -249,9 +285,10 @@ pub fn scan_game<G: Game>(
     record: &GameRecord<'_>,
     rules: &Rulebook,
     opts: &ScanOptions,
+    variant: G::Variant,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    let (start, _) = match G::start_position(record) {
+    let (start, _) = match G::start_position(record, variant) {
         Ok(s) => s,
         Err((offset, message)) => {
             out.push(error(Kind::ParseError, 0, offset, message));

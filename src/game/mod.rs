@@ -6,6 +6,7 @@
 //! printers in [`crate::report`] are written once over it.
 
 pub mod chess;
+pub mod column_draughts;
 
 use std::fmt;
 
@@ -24,6 +25,41 @@ impl GameType {
             GameType::ColumnDraughts => "column-draughts",
         }
     }
+}
+
+/// Which game a record is of: from its `GameType` or `Variant` tag (PDN
+/// has no number for column draughts, so any value naming it counts:
+/// "column draughts", "bashni", "столбовые шашки"), unless `forced`.
+/// A record naming another draughts game is an error.
+pub fn detect(
+    record: &crate::record::GameRecord<'_>,
+    forced: Option<GameType>,
+) -> Result<GameType, (usize, String)> {
+    if let Some(g) = forced {
+        return Ok(g);
+    }
+    let names_column = |v: &str| {
+        let v = v.to_lowercase();
+        v.contains("column") || v.contains("bashni") || v.contains("столбов") || v.contains("башни")
+    };
+    for tag in ["GameType", "Variant"] {
+        if let Some(t) = record.tag_entry(tag) {
+            if names_column(&t.value) {
+                return Ok(GameType::ColumnDraughts);
+            }
+            let v = t.value.trim().to_lowercase();
+            if tag == "GameType" && !(v.is_empty() || v == "0" || v.starts_with("chess")) {
+                return Err((
+                    t.offset,
+                    format!(
+                        "GameType \"{}\" is neither chess nor column draughts, the two games verify-claim decides",
+                        t.value
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(GameType::Chess)
 }
 
 /// The two sides. White moves first in both games.
@@ -175,6 +211,9 @@ impl DeadCheck {
 pub trait Game {
     type Position: Clone + PartialEq;
     type Move: Clone + PartialEq;
+    /// Choices of rules a record does not carry (column draughts: the
+    /// re-jump reading); `()` for chess.
+    type Variant: Copy + Default + Send + Sync;
 
     const TYPE: GameType;
 
@@ -183,6 +222,7 @@ pub trait Game {
     /// offset of the tag at fault.
     fn start_position(
         record: &crate::record::GameRecord<'_>,
+        variant: Self::Variant,
     ) -> Result<(Self::Position, Vec<String>), (usize, String)>;
     /// Full hash of a position.
     fn hash(pos: &Self::Position) -> u64;

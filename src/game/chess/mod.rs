@@ -387,10 +387,14 @@ fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
 impl Game for ChessGame {
     type Position = Chess;
     type Move = Move;
+    type Variant = ();
 
     const TYPE: GameType = GameType::Chess;
 
-    fn start_position(record: &GameRecord<'_>) -> Result<(Chess, Vec<String>), (usize, String)> {
+    fn start_position(
+        record: &GameRecord<'_>,
+        _: (),
+    ) -> Result<(Chess, Vec<String>), (usize, String)> {
         let start = start_position(record)?;
         let mut notes = Vec::new();
         if start.chess960 {
