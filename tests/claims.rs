@@ -130,7 +130,8 @@ fn fifty_moves_partly_from_the_fen_clock() {
     );
     let r = run(&[&fx("fifty-fen-clock.pgn")]);
     assert!(
-        r.stdout.contains("90 of them from the FEN halfmove clock"),
+        r.stdout
+            .contains("90 of them counted in the start position's FEN"),
         "{}",
         r.stdout
     );

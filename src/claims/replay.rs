@@ -30,6 +30,17 @@ pub struct Replay<G: Game> {
     pub since: Vec<usize>,
 }
 
+/// The error for a recorded move that cannot be played: the move with its
+/// number and, when it is a move but not a legal one, the position's FEN.
+pub fn describe_move_error<G: Game>(pos: &G::Position, text: &str, e: MoveError) -> String {
+    let label = numbered::<G>(pos, text);
+    match e {
+        MoveError::Syntax(s) => s,
+        MoveError::Illegal(s) => format!("illegal move {label}: {s}; position {}", G::fen(pos)),
+        MoveError::Ambiguous(s) => format!("ambiguous move {label}: {s}; position {}", G::fen(pos)),
+    }
+}
+
 /// "31.Nf3" or "31...Kg8": a move with its number, as arbiters write it.
 pub fn numbered<G: Game>(before: &G::Position, notation: &str) -> String {
     let n = G::move_number(before);
@@ -59,22 +70,10 @@ impl<G: Game> Replay<G> {
         r.hashes.push(hash);
         r.since.push(0);
         for (i, tok) in tokens.iter().enumerate() {
-            let m = G::parse_recorded(&pos, tok.text).map_err(|e| {
-                let label = numbered::<G>(&pos, tok.text);
-                let what = match e {
-                    MoveError::Syntax(s) => s,
-                    MoveError::Illegal(s) => {
-                        format!("illegal move {label}: {s}; position {}", G::fen(&pos))
-                    }
-                    MoveError::Ambiguous(s) => {
-                        format!("ambiguous move {label}: {s}; position {}", G::fen(&pos))
-                    }
-                };
-                ReplayError {
-                    index: i,
-                    offset: tok.offset,
-                    message: what,
-                }
+            let m = G::parse_recorded(&pos, tok.text).map_err(|e| ReplayError {
+                index: i,
+                offset: tok.offset,
+                message: describe_move_error::<G>(&pos, tok.text, e),
             })?;
             r.notation.push(G::notation(&pos, &m));
             if G::is_irreversible(&pos, &m) {

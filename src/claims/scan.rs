@@ -538,16 +538,7 @@ pub fn scan_game<G: Game>(
                 } else {
                     Kind::IllegalMove
                 };
-                let label = crate::claims::replay::numbered::<G>(&pos, tok.text);
-                let message = match e {
-                    MoveError::Syntax(s) => s,
-                    MoveError::Illegal(s) => {
-                        format!("illegal move {label}: {s}; position {}", G::fen(&pos))
-                    }
-                    MoveError::Ambiguous(s) => {
-                        format!("ambiguous move {label}: {s}; position {}", G::fen(&pos))
-                    }
-                };
+                let message = crate::claims::replay::describe_move_error::<G>(&pos, tok.text, e);
                 return vec![error(kind, p, tok.offset, message)];
             }
         };
@@ -656,6 +647,15 @@ fn info(
     }
 }
 
+/// A result-mismatch finding: the result recorded and the one the rules give.
+fn mismatch(ply: usize, offset: usize, recorded: &str, expected: &str, message: String) -> Finding {
+    Finding {
+        recorded: Some(recorded.to_owned()),
+        expected: Some(expected.to_owned()),
+        ..error(Kind::ResultMismatch, ply, offset, message)
+    }
+}
+
 fn error(kind: Kind, ply: usize, offset: usize, message: String) -> Finding {
     info(kind, ply, offset, None, None, message)
 }
@@ -716,34 +716,28 @@ fn check_result<G: Game>(
     if let Some(e) = end {
         let how = e.kind.name().replace('-', " ");
         if e.ply < n {
-            out.push(Finding {
-                recorded: Some(recorded.to_owned()),
-                expected: Some(e.result.to_owned()),
-                ..error(
-                    Kind::ResultMismatch,
-                    e.ply,
-                    end_offset,
-                    format!(
-                        "{} move(s) recorded after the game ended at ply {} by {how}",
-                        n - e.ply,
-                        e.ply
-                    ),
-                )
-            });
+            out.push(mismatch(
+                e.ply,
+                end_offset,
+                recorded,
+                e.result,
+                format!(
+                    "{} move(s) recorded after the game ended at ply {} by {how}",
+                    n - e.ply,
+                    e.ply
+                ),
+            ));
         } else if recorded_norm != "*" && recorded_norm != e.result {
-            out.push(Finding {
-                recorded: Some(recorded.to_owned()),
-                expected: Some(e.result.to_owned()),
-                ..error(
-                    Kind::ResultMismatch,
-                    e.ply,
-                    end_offset,
-                    format!(
-                        "recorded {recorded}, but the game ended by {how}: {}",
-                        e.result
-                    ),
-                )
-            });
+            out.push(mismatch(
+                e.ply,
+                end_offset,
+                recorded,
+                e.result,
+                format!(
+                    "recorded {recorded}, but the game ended by {how}: {}",
+                    e.result
+                ),
+            ));
         }
         return;
     }

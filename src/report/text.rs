@@ -125,24 +125,12 @@ pub fn claim(r: &ClaimReport) -> String {
                 };
                 let _ = writeln!(
                     s,
-                    "  {} {} {form}: {} plies ({} moves by each player) since {}{}.",
+                    "  {} {} {form}: {} plies ({} moves by each player) since {}.",
                     g.article,
                     rule_words(g.rule),
                     n,
                     n / 2,
-                    if c.since_ply == 0 {
-                        "the start".to_owned()
-                    } else {
-                        r.after(c.since_ply)
-                    },
-                    if c.from_start_position > 0 {
-                        format!(
-                            ", {} of them from the FEN halfmove clock",
-                            c.from_start_position
-                        )
-                    } else {
-                        String::new()
-                    }
+                    count_since(r)
                 );
             }
         }
@@ -172,21 +160,9 @@ pub fn claim(r: &ClaimReport) -> String {
         let c = &v.count;
         let _ = writeln!(
             s,
-            "  Move count: {} plies since {}{} ({} needed){}.",
+            "  Move count: {} plies since {} ({} needed){}.",
             c.plies,
-            if c.since_ply == 0 {
-                "the start".to_owned()
-            } else {
-                r.after(c.since_ply)
-            },
-            if c.from_start_position > 0 {
-                format!(
-                    ", {} of them from the FEN halfmove clock",
-                    c.from_start_position
-                )
-            } else {
-                String::new()
-            },
+            count_since(r),
             c.needed,
             match c.with_written_move {
                 Some(n) => format!("; {n} with the written move"),
@@ -281,5 +257,24 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
             ),
             Win::Undetermined => writeln!(s, "  {name}: undetermined."),
         };
+    }
+}
+
+/// "the start, 90 of them counted in the start position's FEN" or "after
+/// 20.exd5": where the move count began.
+fn count_since(r: &ClaimReport) -> String {
+    let c = &r.verdict.count;
+    let since = if c.since_ply == 0 {
+        "the start".to_owned()
+    } else {
+        r.after(c.since_ply)
+    };
+    if c.from_start_position > 0 {
+        format!(
+            "{since}, {} of them counted in the start position's FEN",
+            c.from_start_position
+        )
+    } else {
+        since
     }
 }
