@@ -14,7 +14,6 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
@@ -200,25 +199,8 @@ fn ashlar_games_agree_with_the_oracle() {
         v.sort();
         files.extend(v);
     }
-    let out = std::env::temp_dir().join(format!("verify-claim-oracle-{}", std::process::id()));
-    let status = std::process::Command::new(&python)
-        .arg(shared.join("tools/claims_oracle.py"))
-        .arg("--out")
-        .arg(&out)
-        .args(&files)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let tsv = std::fs::read_to_string(format!("{}.games.tsv", out.display())).unwrap();
-    let mut lines = tsv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let mut oracle: HashMap<(String, usize), Vec<String>> = HashMap::new();
-    for line in lines {
-        let f: Vec<String> = line.split('\t').map(str::to_owned).collect();
-        oracle.insert((f[0].clone(), f[1].parse().unwrap()), f);
-    }
+    let (header, oracle) = common::run_oracle(&python, &shared, &files, 1);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let rules = Rulebook::fide(Edition::Fide2023);
     let mut wrong = Vec::new();
     let mut games = 0;

@@ -65,25 +65,8 @@ fn scan_agrees_with_the_oracle_on_the_corpus() {
         );
     }
 
-    let prefix = tmp.join("oracle");
-    let status = std::process::Command::new(&python)
-        .arg(shared.join("tools/claims_oracle.py"))
-        .args(["--jobs", "2", "--out"])
-        .arg(&prefix)
-        .args(&files)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let tsv = std::fs::read_to_string(format!("{}.games.tsv", prefix.display())).unwrap();
-    let mut lines = tsv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let mut oracle: HashMap<(String, usize), Vec<String>> = HashMap::new();
-    for line in lines {
-        let f: Vec<String> = line.split('\t').map(str::to_owned).collect();
-        oracle.insert((f[0].clone(), f[1].parse().unwrap()), f);
-    }
+    let (header, oracle) = common::run_oracle(&python, &shared, &files, 2);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
 
     // Our scan, through the binary, as users run it.
     let mut args: Vec<String> = vec![

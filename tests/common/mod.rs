@@ -90,3 +90,45 @@ pub fn oracle_python() -> Option<String> {
     eprintln!("SKIPPED: no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
     None
 }
+
+/// The oracle's `games.tsv`: the header, and one row per (file base name,
+/// game).
+pub type OracleGames = (
+    Vec<String>,
+    std::collections::HashMap<(String, usize), Vec<String>>,
+);
+
+/// Runs `../shared/tools/claims_oracle.py` on `files` and reads its
+/// `games.tsv`.
+pub fn run_oracle(python: &str, shared: &Path, files: &[PathBuf], jobs: usize) -> OracleGames {
+    let out = std::env::temp_dir().join(format!(
+        "verify-claim-oracle-{}-{}",
+        std::process::id(),
+        files.len()
+    ));
+    let status = Command::new(python)
+        .arg(shared.join("tools/claims_oracle.py"))
+        .args(["--jobs", &jobs.to_string(), "--out"])
+        .arg(&out)
+        .args(files)
+        .stdout(Stdio::null())
+        .status()
+        .expect("run the oracle");
+    assert!(status.success(), "the oracle failed");
+    let tsv =
+        std::fs::read_to_string(format!("{}.games.tsv", out.display())).expect("oracle output");
+    let mut lines = tsv.lines();
+    let header: Vec<String> = lines
+        .next()
+        .unwrap_or("")
+        .split('\t')
+        .map(str::to_owned)
+        .collect();
+    let rows = lines
+        .map(|line| {
+            let f: Vec<String> = line.split('\t').map(str::to_owned).collect();
+            ((f[0].clone(), f[1].parse().unwrap_or(0)), f)
+        })
+        .collect();
+    (header, rows)
+}
