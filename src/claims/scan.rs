@@ -684,16 +684,13 @@ fn check_result<G: Game>(
     if let (Some(t), Some(m)) = (tag, marker)
         && normal_result(t) != normal_result(m)
     {
-        out.push(Finding {
-            recorded: Some(t.to_owned()),
-            expected: Some(m.to_owned()),
-            ..error(
-                Kind::ResultMismatch,
-                n,
-                end_offset,
-                format!("the Result tag says {t} but the movetext ends with {m}"),
-            )
-        });
+        out.push(mismatch(
+            n,
+            end_offset,
+            t,
+            m,
+            format!("the Result tag says {t} but the movetext ends with {m}"),
+        ));
     }
     let recorded = tag.or(marker);
     let Some(recorded_norm) = recorded.and_then(normal_result) else {
@@ -765,7 +762,6 @@ fn check_result<G: Game>(
             });
         }
     }
-    let _ = rules;
 }
 
 /// Article 6.9 (and, from 2023, 5.1.2): a game lost on time (or by
@@ -810,17 +806,14 @@ fn unwinnable_loss<G: Game>(
             winner.title()
         ),
     ));
-    out.push(Finding {
-        recorded: Some(recorded.to_owned()),
-        expected: Some("1/2-1/2".to_owned()),
-        ..error(
-            Kind::ResultMismatch,
-            n,
-            offset,
-            format!(
-                "recorded {recorded} (won {how}), but {} could not checkmate: a draw ({article})",
-                winner.title()
-            ),
-        )
-    });
+    out.push(mismatch(
+        n,
+        offset,
+        recorded,
+        "1/2-1/2",
+        format!(
+            "recorded {recorded} (won {how}), but {} could not checkmate: a draw ({article})",
+            winner.title()
+        ),
+    ));
 }
