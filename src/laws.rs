@@ -194,7 +194,6 @@ pub struct Rulebook {
     pub game: GameType,
     pub repetition_rule: &'static str,
     pub repetition: ClaimArticles,
-    pub identity_article: &'static str,
     /// `fifty-move` (chess) or `unchanged-material` (draughts).
     pub count_rule: &'static str,
     pub count: ClaimArticles,
@@ -209,12 +208,11 @@ pub struct Rulebook {
 
 impl Rulebook {
     pub fn fide(edition: Edition) -> Rulebook {
-        let (rep, fifty, identity, automatic) = match edition {
-            Edition::Fide2009 => (("9.2.1", "9.2.2"), ("9.3.1", "9.3.2"), "9.2", None),
+        let (rep, fifty, automatic) = match edition {
+            Edition::Fide2009 => (("9.2.1", "9.2.2"), ("9.3.1", "9.3.2"), None),
             Edition::Fide2014 => (
                 ("9.2.a", "9.2.b"),
                 ("9.3.a", "9.3.b"),
-                "9.2",
                 Some(AutomaticDraws {
                     repetitions: 5,
                     consecutive: true,
@@ -226,7 +224,6 @@ impl Rulebook {
             Edition::Fide2018 | Edition::Fide2023 => (
                 ("9.2.1.1", "9.2.1.2"),
                 ("9.3.1", "9.3.2"),
-                "9.2.2",
                 Some(AutomaticDraws {
                     repetitions: 5,
                     consecutive: false,
@@ -245,7 +242,6 @@ impl Rulebook {
                 written: Some(rep.0),
                 board: rep.1,
             },
-            identity_article: identity,
             count_rule: "fifty-move",
             count: ClaimArticles {
                 written: Some(fifty.0),
@@ -273,7 +269,6 @@ impl Rulebook {
                 written: Some("1.13.2"),
                 board: "1.13.1",
             },
-            identity_article: "1.13.1",
             count_rule: "unchanged-material",
             // Claimed before moving, on the board: no written form.
             count: ClaimArticles {

@@ -37,25 +37,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 16] = [
-        Kind::ParseError,
-        Kind::IllegalMove,
-        Kind::ThreefoldClaimable,
-        Kind::FiftyMoveClaimable,
-        Kind::UnchangedMaterialClaimable,
-        Kind::FivefoldRepetition,
-        Kind::SeventyFiveMove,
-        Kind::InsufficientMaterial,
-        Kind::Checkmate,
-        Kind::Stalemate,
-        Kind::NoMoves,
-        Kind::DeadPosition,
-        Kind::UnwinnableFlagFall,
-        Kind::UnwinnableResignation,
-        Kind::ResultMismatch,
-        Kind::EarlyDrawAgreement,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Kind::ParseError => "parse-error",

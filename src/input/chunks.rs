@@ -18,8 +18,6 @@ pub const MAX_CHUNK: usize = 256 << 20;
 #[derive(Debug)]
 pub struct Chunk {
     pub bytes: Vec<u8>,
-    /// Whether this chunk starts the input (a byte order mark may follow).
-    pub first: bool,
 }
 
 /// Reads chunks from a stream.
@@ -28,7 +26,6 @@ pub struct Chunker<R: Read> {
     size: usize,
     carry: Vec<u8>,
     eof: bool,
-    started: bool,
 }
 
 impl<R: Read> Chunker<R> {
@@ -43,14 +40,14 @@ impl<R: Read> Chunker<R> {
             size: size.max(1),
             carry: Vec::new(),
             eof: false,
-            started: false,
         }
     }
 
     /// Reads until `buf` holds `target` bytes or the stream ends.
     fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
         while !self.eof && buf.len() < target {
-            // read_to_end fills spare capacity without zeroing it first.
+            // read_to_end zeroes the new capacity before reading into it
+            // (the memset in profiles); reusing buffers would avoid that.
             buf.reserve(target - buf.len());
             let want = (target - buf.len()) as u64;
             let n = (&mut self.inner).take(want).read_to_end(buf)?;
@@ -93,9 +90,7 @@ impl<R: Read> Chunker<R> {
         if let Some(cut) = cut {
             self.carry = buf.split_off(cut);
         }
-        let first = !self.started;
-        self.started = true;
-        Chunk { bytes: buf, first }
+        Chunk { bytes: buf }
     }
 }
 

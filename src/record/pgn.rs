@@ -140,11 +140,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The offset where the next game will be looked for.
-    pub fn position(&self) -> usize {
-        self.pos
-    }
-
     /// Reads the next game: `None` at the end of the input. After an error
     /// the reader has skipped to the next line that starts a tag, so reading
     /// can go on with the next game.
