@@ -498,6 +498,9 @@ pub struct ScanArgs {
     /// No progress bar, even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
+    /// Follow symbolic links in directories (loops are detected and skipped).
+    #[arg(long)]
+    pub follow: bool,
     /// How hard to look for dead positions and unwinnable flag falls.
     #[arg(long, value_enum, default_value = "quick")]
     pub dead_search: DeadSearchArg,
@@ -629,7 +632,7 @@ fn edition_of(arg: RulesArg) -> Option<Edition> {
 }
 
 fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
-    use std::io::{IsTerminal, Write};
+    use std::io::IsTerminal;
 
     use crate::claims::scan::{RulesChoice, ScanOptions, Severity};
     use crate::report::scan as printers;
@@ -656,6 +659,7 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
             EncodingArg::Latin1 => Encoding::Latin1,
         },
         progress: !args.no_progress && std::io::stderr().is_terminal(),
+        follow: args.follow,
     };
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -668,22 +672,20 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = match crate::scan::run(config, printer.as_mut(), &mut out) {
         Ok(s) => s,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+        Err(e) => {
             return Ok(Outcome {
                 stdout: String::new(),
-                status: 0,
+                status: crate::output::failure_status(&e),
             });
         }
-        Err(e) => return Err(Diagnostic::new("verify-claim scan", None, e.to_string())),
     };
-    let _ = out.flush();
     let kinds: Vec<String> = summary
         .by_kind
         .iter()
         .map(|(k, n)| format!("{} {n}", k.name()))
         .collect();
     let secs = summary.seconds.max(1e-9);
-    eprintln!(
+    crate::output::to_stderr(format_args!(
         "scanned {} games ({} plies) in {:.2} s: {:.0} games/s, {:.1} MB/s; findings: {}",
         summary.games,
         summary.plies,
@@ -695,7 +697,7 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
         } else {
             kinds.join(", ")
         }
-    );
+    ));
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),

@@ -11,6 +11,7 @@ pub mod diag;
 pub mod game;
 pub mod input;
 pub mod laws;
+pub mod output;
 pub mod record;
 pub mod report;
 pub mod scan;

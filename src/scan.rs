@@ -1,27 +1,35 @@
 //! The scan pipeline: inputs → chunks → findings → printer, in parallel and
 //! in a fixed order.
 //!
-//! A producer thread walks the inputs, decompresses them and cuts them into
-//! chunks of whole games. Each chunk is analysed on the rayon pool. The
-//! calling thread receives the results, puts them back in input order and
-//! prints them, so the output is the same byte for byte whatever `--jobs`
-//! is. A chunk may only be produced when a token is free, and a token comes
-//! back only when its chunk has been printed: memory stays bounded by
-//! (tokens × chunk size) however large the archive.
+//! A producer thread walks the inputs and hands out tasks in input order:
+//! for a plain file, the numbers of its segments, each of which a worker
+//! reads and cuts at game starts itself ([`crate::input::ranges`]); for a
+//! stream (compressed, standard input, a FIFO), chunks it reads and cuts
+//! ([`crate::input::chunks`]). Workers analyse them; the calling thread puts
+//! the results back in input order and prints them, so the output is the
+//! same byte for byte whatever `--jobs` is. A task is handed out only when a
+//! token is free, and a token comes back only when its task has been
+//! printed: memory stays bounded by (tokens × chunk size) however large the
+//! archive.
+//!
+//! When the output fails (a closed pipe, a full disk) every thread stops at
+//! once: the workers between two games, the producer before its next task;
+//! the calling thread returns the error without waiting for them.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
 use crate::diag::{Place, place_of};
-use crate::input::chunks::{Chunk, Chunker};
-use crate::input::open::open_counted;
+use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
+use crate::input::open::{Source, open_source};
+use crate::input::ranges::Ranges;
 use crate::input::walk::{self, Item};
-use crate::record::{Encoding, Reader};
+use crate::output::writing;
+use crate::record::{Encoding, Reader, boundary};
 use crate::report::scan::{Printer, Row};
 
 /// A finding placed in its file.
@@ -36,18 +44,45 @@ pub struct Placed {
     pub finding: Finding,
 }
 
-/// What one chunk (or one input failure) produced.
+/// What one task produced.
 enum Work {
     Chunk {
+        /// Which input (its index in the walk): game numbers and lines run
+        /// on within one input.
+        input: usize,
         file: Arc<str>,
         games: usize,
         plies: usize,
-        /// Lines in the chunk; the findings' lines count from 1 within it.
+        /// Line ends in the chunk; the findings' lines count from 1 within it.
         lines: u32,
         findings: Vec<Placed>,
     },
     /// An input that could not be read, or stopped being readable.
     Failed { file: Arc<str>, message: String },
+    /// A path a walk left out, and why.
+    Skipped { file: Arc<str>, message: String },
+}
+
+/// What the printer receives: a task's work, in any order, or the number
+/// of tasks once all are handed out.
+enum Msg {
+    Work(u64, Work),
+    Done(u64),
+}
+
+/// A task for a worker.
+enum Task {
+    Range {
+        input: usize,
+        file: Arc<str>,
+        ranges: Arc<Ranges>,
+        segment: u64,
+    },
+    Chunk {
+        input: usize,
+        file: Arc<str>,
+        chunk: Chunk,
+    },
 }
 
 /// Totals for the summary and the exit status.
@@ -70,31 +105,29 @@ pub fn analyse_chunk(
     encoding: Encoding,
     opts: &ScanOptions,
 ) -> (usize, usize, u32, Vec<Placed>) {
+    analyse_chunk_until(chunk, encoding, opts, &AtomicBool::new(false))
+}
+
+/// [`analyse_chunk`], giving up between two games once `stop` is set.
+fn analyse_chunk_until(
+    chunk: &Chunk,
+    encoding: Encoding,
+    opts: &ScanOptions,
+    stop: &AtomicBool,
+) -> (usize, usize, u32, Vec<Placed>) {
     let mut reader = Reader::new(&chunk.bytes, encoding);
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
-    let lines = memchr::memchr_iter(b'\n', &chunk.bytes).count() as u32;
+    let mut lines = boundary::line_ends(&chunk.bytes) as u32;
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
     while let Some(rec) = reader.next_game() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         games += 1;
         match rec {
-            Err(e) => out.push(Placed {
-                game: games,
-                place: cursor.place(e.offset),
-                white: String::new(),
-                black: String::new(),
-                finding: Finding {
-                    kind: Kind::ParseError,
-                    ply: 0,
-                    offset: e.offset,
-                    side: None,
-                    mv: None,
-                    message: e.message,
-                    recorded: None,
-                    expected: None,
-                },
-            }),
+            Err(e) => out.push(error_at(games, cursor.place(e.offset), e.offset, e.message)),
             Ok(rec) => {
                 plies += rec.moves.len();
                 let findings = scan_record(&rec, opts);
@@ -118,7 +151,39 @@ pub fn analyse_chunk(
             }
         }
     }
+    if let Some(skipped) = chunk.too_large {
+        games += 1;
+        let at = chunk.bytes.len();
+        let message = format!(
+            "this game is not read: {} MiB with no game start after it (a tag line after a \
+             blank line), over the {} MiB a game may take",
+            skipped.bytes >> 20,
+            MAX_GAME >> 20
+        );
+        out.push(error_at(games, cursor.place(at), at, message));
+        lines += skipped.lines;
+    }
     (games, plies, lines, out)
+}
+
+/// A game's parse error.
+fn error_at(game: usize, place: Place, offset: usize, message: String) -> Placed {
+    Placed {
+        game,
+        place,
+        white: String::new(),
+        black: String::new(),
+        finding: Finding {
+            kind: Kind::ParseError,
+            ply: 0,
+            offset,
+            side: None,
+            mv: None,
+            message,
+            recorded: None,
+            expected: None,
+        },
+    }
 }
 
 /// Turns byte offsets into places, counting lines forward from the last
@@ -150,9 +215,14 @@ impl<'a> LineCursor<'a> {
         if offset < self.at {
             return place_of(self.bytes, offset, self.base);
         }
-        for i in memchr::memchr_iter(b'\n', &self.bytes[self.at..offset]) {
+        // Line ends as the reader counts them: LF, CRLF (once), lone CR.
+        for i in memchr::memchr2_iter(b'\n', b'\r', &self.bytes[self.at..offset]) {
+            let at = self.at + i;
+            if self.bytes[at] == b'\r' && self.bytes.get(at + 1) == Some(&b'\n') {
+                continue;
+            }
             self.line += 1;
-            self.line_start = self.at + i + 1;
+            self.line_start = at + 1;
         }
         self.at = offset;
         let col = place_of(
@@ -175,12 +245,14 @@ pub struct Config {
     pub options: ScanOptions,
     pub encoding: Encoding,
     pub progress: bool,
+    /// Follow symbolic links met in directories.
+    pub follow: bool,
 }
 
 /// Runs the scan, printing with `printer` to `out`.
 pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io::Result<Summary> {
     let started = Instant::now();
-    let items = walk::expand(&config.paths);
+    let items = walk::expand_with(&config.paths, config.follow);
     let total_bytes: u64 = items
         .iter()
         .map(|i| match i {
@@ -189,101 +261,164 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
         })
         .sum();
     let consumed = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
     let bar = config.progress.then(|| progress_bar(total_bytes));
 
     let jobs = config.jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(io::Error::other)?;
     let in_flight = 4 * jobs + 2;
     let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
     for _ in 0..in_flight {
         let _ = token_tx.send(());
     }
-    let (result_tx, result_rx) = mpsc::channel::<(u64, Work)>();
-    let (done_tx, done_rx) = mpsc::channel::<u64>();
-    let options = config.options;
-    let encoding = config.encoding;
-    let producer_consumed = Arc::clone(&consumed);
+    let (result_tx, result_rx) = mpsc::channel::<Msg>();
+    let (task_tx, task_rx) = mpsc::channel::<(u64, Task)>();
+    let task_rx = Arc::new(Mutex::new(task_rx));
+    // Detached threads: on an output failure the calling thread returns at
+    // once, whatever they are blocked on (a read of standard input).
+    for _ in 0..jobs {
+        let worker = Worker {
+            tasks: Arc::clone(&task_rx),
+            results: result_tx.clone(),
+            encoding: config.encoding,
+            options: config.options,
+            stop: Arc::clone(&stop),
+            consumed: Arc::clone(&consumed),
+        };
+        std::thread::Builder::new()
+            .name("scan worker".into())
+            .spawn(move || worker.run())?;
+    }
+    let producer = Producer {
+        tasks: task_tx,
+        results: result_tx,
+        tokens: token_rx,
+        consumed: Arc::clone(&consumed),
+        stop: Arc::clone(&stop),
+        seq: 0,
+    };
+    std::thread::Builder::new()
+        .name("scan producer".into())
+        .spawn(move || producer.run(items))?;
 
-    std::thread::scope(|scope| -> io::Result<Summary> {
-        let pool = &pool;
-        scope.spawn(move || {
-            let mut seq = 0u64;
-            for item in items {
-                let (file, path) = match item {
-                    Item::Unreadable(p, e) => {
-                        let _ = result_tx.send((
-                            seq,
-                            Work::Failed {
-                                file: p.into(),
-                                message: format!("cannot read: {e}"),
-                            },
-                        ));
-                        seq += 1;
-                        continue;
-                    }
-                    Item::File(p) => (
-                        Arc::<str>::from(if p == "-" { "<stdin>" } else { p.as_str() }),
-                        p,
-                    ),
-                };
-                let reader = match open_counted(&path, Arc::clone(&producer_consumed)) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        let _ = result_tx.send((
-                            seq,
-                            Work::Failed {
-                                file,
-                                message: format!("cannot read: {e}"),
-                            },
-                        ));
-                        seq += 1;
-                        continue;
-                    }
-                };
+    let mut order = Order::default();
+    let result = order.print_all(&result_rx, &token_tx, printer, out, |_| {
+        if let Some(b) = &bar {
+            b.set_position(consumed.load(Ordering::Relaxed));
+        }
+    });
+    if result.is_err() {
+        stop.store(true, Ordering::Relaxed);
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    result?;
+    let mut summary = order.summary;
+    if summary.games == 0 && summary.failed_inputs == 0 {
+        summary.failed_inputs += 1;
+        let message = "nothing scanned: no game in any input (directories are searched for \
+                       .pgn and .pdn files, plain or compressed)";
+        printer
+            .input_error(&config.paths.join(", "), message, out)
+            .map_err(writing)?;
+    }
+    printer.finish(out).map_err(writing)?;
+    out.flush().map_err(writing)?;
+    summary.bytes = consumed.load(Ordering::Relaxed);
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// Hands out the tasks in input order, each when a token is free.
+struct Producer {
+    tasks: mpsc::Sender<(u64, Task)>,
+    results: mpsc::Sender<Msg>,
+    tokens: mpsc::Receiver<()>,
+    consumed: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    seq: u64,
+}
+
+impl Producer {
+    fn run(mut self, items: Vec<Item>) {
+        for (input, item) in items.into_iter().enumerate() {
+            let more = match item {
+                Item::Unreadable(p, e) => self.work(Work::Failed {
+                    file: p.into(),
+                    message: format!("cannot read: {e}"),
+                }),
+                Item::Skipped(p, why) => self.work(Work::Skipped {
+                    file: p.into(),
+                    message: why,
+                }),
+                Item::File(p) => self.input(input, &p),
+            };
+            if !more {
+                return;
+            }
+        }
+        let _ = self.results.send(Msg::Done(self.seq));
+    }
+
+    /// Waits for a token: false when the scan is stopping.
+    fn token(&self) -> bool {
+        !self.stop.load(Ordering::Relaxed) && self.tokens.recv().is_ok()
+    }
+
+    fn work(&mut self, work: Work) -> bool {
+        if !self.token() {
+            return false;
+        }
+        let sent = self.results.send(Msg::Work(self.seq, work)).is_ok();
+        self.seq += 1;
+        sent
+    }
+
+    fn task(&mut self, task: Task) -> bool {
+        if !self.token() {
+            return false;
+        }
+        let sent = self.tasks.send((self.seq, task)).is_ok();
+        self.seq += 1;
+        sent
+    }
+
+    fn input(&mut self, input: usize, path: &str) -> bool {
+        let file: Arc<str> = Arc::from(if path == "-" { "<stdin>" } else { path });
+        let source = match open_source(path, Arc::clone(&self.consumed)) {
+            Ok(s) => s,
+            Err(e) => {
+                return self.work(Work::Failed {
+                    file,
+                    message: format!("cannot read: {e}"),
+                });
+            }
+        };
+        match source {
+            Source::Plain(ranges) => {
+                let ranges = Arc::new(ranges);
+                (0..ranges.segments()).all(|segment| {
+                    self.task(Task::Range {
+                        input,
+                        file: Arc::clone(&file),
+                        ranges: Arc::clone(&ranges),
+                        segment,
+                    })
+                })
+            }
+            Source::Stream(reader) => {
                 let mut chunker = Chunker::new(reader);
                 loop {
-                    if token_rx.recv().is_err() {
-                        return;
+                    if self.stop.load(Ordering::Relaxed) {
+                        return false;
                     }
-                    match chunker.next_chunk() {
-                        Ok(Some(chunk)) => {
-                            let tx = result_tx.clone();
-                            let file = Arc::clone(&file);
-                            let s = seq;
-                            pool.spawn(move || {
-                                let (games, plies, lines, findings) =
-                                    analyse_chunk(&chunk, encoding, &options);
-                                let _ = tx.send((
-                                    s,
-                                    Work::Chunk {
-                                        file,
-                                        games,
-                                        plies,
-                                        lines,
-                                        findings,
-                                    },
-                                ));
-                            });
-                            seq += 1;
-                        }
-                        Ok(None) => {
-                            // The token was not used.
-                            let _ = result_tx.send((
-                                seq,
-                                Work::Chunk {
-                                    file: Arc::clone(&file),
-                                    games: 0,
-                                    plies: 0,
-                                    lines: 0,
-                                    findings: Vec::new(),
-                                },
-                            ));
-                            seq += 1;
-                            break;
-                        }
+                    let more = match chunker.next_chunk() {
+                        Ok(Some(chunk)) => self.task(Task::Chunk {
+                            input,
+                            file: Arc::clone(&file),
+                            chunk,
+                        }),
+                        Ok(None) => return true,
                         Err(e) => {
                             let message = match e.kind() {
                                 io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
@@ -291,111 +426,167 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                                 }
                                 _ => format!("stopped reading: {e}"),
                             };
-                            let _ = result_tx.send((
-                                seq,
-                                Work::Failed {
-                                    file: Arc::clone(&file),
-                                    message,
-                                },
-                            ));
-                            seq += 1;
-                            break;
+                            let file = Arc::clone(&file);
+                            return self.work(Work::Failed { file, message });
                         }
+                    };
+                    if !more {
+                        return false;
                     }
                 }
             }
-            let _ = done_tx.send(seq);
-        });
+        }
+    }
+}
 
-        // The printer: results in sequence order.
-        let mut summary = Summary::default();
-        let mut pending: BTreeMap<u64, Work> = BTreeMap::new();
-        let mut next = 0u64;
-        let mut total: Option<u64> = None;
-        let mut current_file: Option<Arc<str>> = None;
-        let mut games_before = 0usize;
-        let mut lines_before = 0u32;
+/// Reads (for a range) and analyses tasks until there are none or the scan
+/// stops.
+struct Worker {
+    tasks: Arc<Mutex<mpsc::Receiver<(u64, Task)>>>,
+    results: mpsc::Sender<Msg>,
+    encoding: Encoding,
+    options: ScanOptions,
+    stop: Arc<AtomicBool>,
+    consumed: Arc<AtomicU64>,
+}
+
+impl Worker {
+    fn run(self) {
         loop {
-            if total.is_none()
-                && let Ok(t) = done_rx.try_recv()
-            {
-                total = Some(t);
+            let next = match self.tasks.lock() {
+                Ok(rx) => rx.recv(),
+                Err(_) => return,
+            };
+            let Ok((seq, task)) = next else {
+                return;
+            };
+            if self.stop.load(Ordering::Relaxed) {
+                return;
             }
-            if total == Some(next) {
-                break;
-            }
-            while let Some(work) = pending.remove(&next) {
-                match work {
-                    Work::Failed { file, message } => {
-                        summary.failed_inputs += 1;
-                        printer.input_error(&file, &message, out)?;
-                    }
-                    Work::Chunk {
-                        file,
-                        games,
-                        plies,
-                        lines,
-                        mut findings,
-                    } => {
-                        if current_file.as_deref() != Some(&*file) {
-                            current_file = Some(Arc::clone(&file));
-                            games_before = 0;
-                            lines_before = 0;
-                        }
-                        for p in &mut findings {
-                            p.place.line += lines_before;
-                        }
-                        for p in &findings {
-                            let sev = p.finding.kind.severity();
-                            summary.worst = summary.worst.max(Some(sev));
-                            *summary.by_kind.entry(p.finding.kind).or_default() += 1;
-                            printer.finding(
-                                &Row {
-                                    file: &file,
-                                    game: games_before + p.game,
-                                    placed: p,
-                                },
-                                out,
-                            )?;
-                        }
-                        games_before += games;
-                        lines_before += lines;
-                        summary.games += games;
-                        summary.plies += plies;
-                    }
-                }
-                let _ = token_tx.try_send(());
-                next += 1;
-                if let Some(b) = &bar {
-                    b.set_position(consumed.load(Ordering::Relaxed));
-                }
-            }
-            if total == Some(next) {
-                break;
-            }
-            match result_rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok((seq, work)) => {
-                    pending.insert(seq, work);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    if let Ok(t) = done_rx.try_recv() {
-                        total = Some(t);
-                    }
-                    if total.is_none() {
-                        break;
-                    }
-                }
+            let work = self.work(task);
+            if self.results.send(Msg::Work(seq, work)).is_err() {
+                return;
             }
         }
-        if let Some(b) = bar {
-            b.finish_and_clear();
+    }
+
+    fn work(&self, task: Task) -> Work {
+        let (input, file, chunk) = match task {
+            Task::Chunk { input, file, chunk } => (input, file, chunk),
+            Task::Range {
+                input,
+                file,
+                ranges,
+                segment,
+            } => {
+                let chunk = ranges.chunk(segment);
+                self.consumed
+                    .fetch_add(ranges.segment_len(segment), Ordering::Relaxed);
+                match chunk {
+                    Ok(chunk) => (input, file, chunk),
+                    Err(e) => {
+                        let message = format!("stopped reading: {e}");
+                        return Work::Failed { file, message };
+                    }
+                }
+            }
+        };
+        let (games, plies, lines, findings) =
+            analyse_chunk_until(&chunk, self.encoding, &self.options, &self.stop);
+        Work::Chunk {
+            input,
+            file,
+            games,
+            plies,
+            lines,
+            findings,
         }
-        printer.finish(out)?;
-        summary.bytes = consumed.load(Ordering::Relaxed);
-        summary.seconds = started.elapsed().as_secs_f64();
-        Ok(summary)
-    })
+    }
+}
+
+/// Puts the work back in sequence order and prints it.
+#[derive(Default)]
+struct Order {
+    summary: Summary,
+    pending: BTreeMap<u64, Work>,
+    next: u64,
+    input: Option<usize>,
+    games_before: usize,
+    lines_before: u32,
+}
+
+impl Order {
+    fn print_all(
+        &mut self,
+        results: &mpsc::Receiver<Msg>,
+        tokens: &mpsc::SyncSender<()>,
+        printer: &mut dyn Printer,
+        out: &mut dyn Write,
+        mut progress: impl FnMut(u64),
+    ) -> io::Result<()> {
+        let mut total = None;
+        while total != Some(self.next) {
+            match results.recv() {
+                Ok(Msg::Work(seq, work)) => {
+                    self.pending.insert(seq, work);
+                }
+                Ok(Msg::Done(n)) => total = Some(n),
+                Err(_) => {
+                    return Err(io::Error::other("the scan stopped: a thread failed"));
+                }
+            }
+            while let Some(work) = self.pending.remove(&self.next) {
+                self.print(work, printer, out).map_err(writing)?;
+                let _ = tokens.try_send(());
+                self.next += 1;
+                progress(self.next);
+            }
+        }
+        Ok(())
+    }
+
+    fn print(&mut self, work: Work, printer: &mut dyn Printer, out: &mut dyn Write) -> io::Result<()> {
+        match work {
+            Work::Failed { file, message } => {
+                self.summary.failed_inputs += 1;
+                printer.input_error(&file, &message, out)
+            }
+            Work::Skipped { file, message } => printer.input_warning(&file, &message, out),
+            Work::Chunk {
+                input,
+                file,
+                games,
+                plies,
+                lines,
+                mut findings,
+            } => {
+                if self.input != Some(input) {
+                    self.input = Some(input);
+                    self.games_before = 0;
+                    self.lines_before = 0;
+                }
+                for p in &mut findings {
+                    p.place.line += self.lines_before;
+                }
+                for p in &findings {
+                    let sev = p.finding.kind.severity();
+                    self.summary.worst = self.summary.worst.max(Some(sev));
+                    *self.summary.by_kind.entry(p.finding.kind).or_default() += 1;
+                    let row = Row {
+                        file: &file,
+                        game: self.games_before + p.game,
+                        placed: p,
+                    };
+                    printer.finding(&row, out)?;
+                }
+                self.games_before += games;
+                self.lines_before += lines;
+                self.summary.games += games;
+                self.summary.plies += plies;
+                Ok(())
+            }
+        }
+    }
 }
 
 fn progress_bar(total: u64) -> indicatif::ProgressBar {

@@ -7,6 +7,7 @@
 //! [`crate::game`]) decides whether it is a move. A token that is neither a
 //! move nor any other element is therefore always an error, never skipped.
 
+pub mod boundary;
 pub mod pgn;
 
 pub use pgn::{Encoding, GameRecord, MoveToken, Reader, Tag};
