@@ -25,12 +25,14 @@ use std::time::Instant;
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
 use crate::diag::{Place, place_of};
 use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
-use crate::input::open::{Source, open_source};
-use crate::input::ranges::Ranges;
 use crate::input::walk::{self, Item};
 use crate::output::writing;
 use crate::record::{Encoding, Reader, boundary};
 use crate::report::scan::{Printer, Row};
+
+mod threads;
+
+use threads::{Msg, Producer, Task, Worker};
 
 /// A finding placed in its file.
 #[derive(Clone, Debug)]
@@ -61,28 +63,6 @@ enum Work {
     Failed { file: Arc<str>, message: String },
     /// A path a walk left out, and why.
     Skipped { file: Arc<str>, message: String },
-}
-
-/// What the printer receives: a task's work, in any order, or the number
-/// of tasks once all are handed out.
-enum Msg {
-    Work(u64, Work),
-    Done(u64),
-}
-
-/// A task for a worker.
-enum Task {
-    Range {
-        input: usize,
-        file: Arc<str>,
-        ranges: Arc<Ranges>,
-        segment: u64,
-    },
-    Chunk {
-        input: usize,
-        file: Arc<str>,
-        chunk: Chunk,
-    },
 }
 
 /// Totals for the summary and the exit status.
@@ -329,181 +309,6 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     Ok(summary)
 }
 
-/// Hands out the tasks in input order, each when a token is free.
-struct Producer {
-    tasks: mpsc::Sender<(u64, Task)>,
-    results: mpsc::Sender<Msg>,
-    tokens: mpsc::Receiver<()>,
-    consumed: Arc<AtomicU64>,
-    stop: Arc<AtomicBool>,
-    seq: u64,
-}
-
-impl Producer {
-    fn run(mut self, items: Vec<Item>) {
-        for (input, item) in items.into_iter().enumerate() {
-            let more = match item {
-                Item::Unreadable(p, e) => self.work(Work::Failed {
-                    file: p.into(),
-                    message: format!("cannot read: {e}"),
-                }),
-                Item::Skipped(p, why) => self.work(Work::Skipped {
-                    file: p.into(),
-                    message: why,
-                }),
-                Item::File(p) => self.input(input, &p),
-            };
-            if !more {
-                return;
-            }
-        }
-        let _ = self.results.send(Msg::Done(self.seq));
-    }
-
-    /// Waits for a token: false when the scan is stopping.
-    fn token(&self) -> bool {
-        !self.stop.load(Ordering::Relaxed) && self.tokens.recv().is_ok()
-    }
-
-    fn work(&mut self, work: Work) -> bool {
-        if !self.token() {
-            return false;
-        }
-        let sent = self.results.send(Msg::Work(self.seq, work)).is_ok();
-        self.seq += 1;
-        sent
-    }
-
-    fn task(&mut self, task: Task) -> bool {
-        if !self.token() {
-            return false;
-        }
-        let sent = self.tasks.send((self.seq, task)).is_ok();
-        self.seq += 1;
-        sent
-    }
-
-    fn input(&mut self, input: usize, path: &str) -> bool {
-        let file: Arc<str> = Arc::from(if path == "-" { "<stdin>" } else { path });
-        let source = match open_source(path, Arc::clone(&self.consumed)) {
-            Ok(s) => s,
-            Err(e) => {
-                return self.work(Work::Failed {
-                    file,
-                    message: format!("cannot read: {e}"),
-                });
-            }
-        };
-        match source {
-            Source::Plain(ranges) => {
-                let ranges = Arc::new(ranges);
-                (0..ranges.segments()).all(|segment| {
-                    self.task(Task::Range {
-                        input,
-                        file: Arc::clone(&file),
-                        ranges: Arc::clone(&ranges),
-                        segment,
-                    })
-                })
-            }
-            Source::Stream(reader) => {
-                let mut chunker = Chunker::new(reader);
-                loop {
-                    if self.stop.load(Ordering::Relaxed) {
-                        return false;
-                    }
-                    let more = match chunker.next_chunk() {
-                        Ok(Some(chunk)) => self.task(Task::Chunk {
-                            input,
-                            file: Arc::clone(&file),
-                            chunk,
-                        }),
-                        Ok(None) => return true,
-                        Err(e) => {
-                            let message = match e.kind() {
-                                io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
-                                    format!("stopped reading: {e} (truncated or corrupt?)")
-                                }
-                                _ => format!("stopped reading: {e}"),
-                            };
-                            let file = Arc::clone(&file);
-                            return self.work(Work::Failed { file, message });
-                        }
-                    };
-                    if !more {
-                        return false;
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Reads (for a range) and analyses tasks until there are none or the scan
-/// stops.
-struct Worker {
-    tasks: Arc<Mutex<mpsc::Receiver<(u64, Task)>>>,
-    results: mpsc::Sender<Msg>,
-    encoding: Encoding,
-    options: ScanOptions,
-    stop: Arc<AtomicBool>,
-    consumed: Arc<AtomicU64>,
-}
-
-impl Worker {
-    fn run(self) {
-        loop {
-            let next = match self.tasks.lock() {
-                Ok(rx) => rx.recv(),
-                Err(_) => return,
-            };
-            let Ok((seq, task)) = next else {
-                return;
-            };
-            if self.stop.load(Ordering::Relaxed) {
-                return;
-            }
-            let work = self.work(task);
-            if self.results.send(Msg::Work(seq, work)).is_err() {
-                return;
-            }
-        }
-    }
-
-    fn work(&self, task: Task) -> Work {
-        let (input, file, chunk) = match task {
-            Task::Chunk { input, file, chunk } => (input, file, chunk),
-            Task::Range {
-                input,
-                file,
-                ranges,
-                segment,
-            } => {
-                let chunk = ranges.chunk(segment);
-                self.consumed
-                    .fetch_add(ranges.segment_len(segment), Ordering::Relaxed);
-                match chunk {
-                    Ok(chunk) => (input, file, chunk),
-                    Err(e) => {
-                        let message = format!("stopped reading: {e}");
-                        return Work::Failed { file, message };
-                    }
-                }
-            }
-        };
-        let (games, plies, lines, findings) =
-            analyse_chunk_until(&chunk, self.encoding, &self.options, &self.stop);
-        Work::Chunk {
-            input,
-            file,
-            games,
-            plies,
-            lines,
-            findings,
-        }
-    }
-}
-
 /// Puts the work back in sequence order and prints it.
 #[derive(Default)]
 struct Order {
@@ -545,7 +350,12 @@ impl Order {
         Ok(())
     }
 
-    fn print(&mut self, work: Work, printer: &mut dyn Printer, out: &mut dyn Write) -> io::Result<()> {
+    fn print(
+        &mut self,
+        work: Work,
+        printer: &mut dyn Printer,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         match work {
             Work::Failed { file, message } => {
                 self.summary.failed_inputs += 1;

@@ -152,7 +152,10 @@ fn an_output_that_cannot_be_written_is_an_error() {
             return;
         };
         assert_eq!(status, 2, "{args:?}: {stderr}");
-        assert!(stderr.contains("cannot write the output"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the output"),
+            "{args:?}: {stderr}"
+        );
     }
 }
 
@@ -225,11 +228,23 @@ fn walks_skip_fifos_and_links_and_scan_each_file_once() {
         assert_eq!(status.code(), Some(1), "{stderr}");
         // good.pgn and sub/x.pgn, once each, whatever the links.
         assert_eq!(games_scanned(&stderr), 2 * one, "follow {follow}: {stderr}");
-        assert!(stderr.contains("a.pgn: warning: skipped: a FIFO"), "{stderr}");
-        assert!(stderr.contains("dangling.pgn: warning: skipped: a broken"), "{stderr}");
+        assert!(
+            stderr.contains("a.pgn: warning: skipped: a FIFO"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("dangling.pgn: warning: skipped: a broken"),
+            "{stderr}"
+        );
         if follow {
-            assert!(stderr.contains("l1: warning: skipped: a symbolic link loop"), "{stderr}");
-            assert!(stderr.contains("l2: warning: skipped: a symbolic link loop"), "{stderr}");
+            assert!(
+                stderr.contains("l1: warning: skipped: a symbolic link loop"),
+                "{stderr}"
+            );
+            assert!(
+                stderr.contains("l2: warning: skipped: a symbolic link loop"),
+                "{stderr}"
+            );
         } else {
             for link in ["l1", "l2", "link.pgn"] {
                 assert!(
@@ -318,9 +333,13 @@ fn games_without_termination_markers_are_cut_and_counted() {
     let one = run(&["scan", p, "--format", "jsonl", "--jobs", "1"]);
     let v = places(&one.stdout);
     assert_eq!(v.len(), n, "{}", one.stderr);
-    assert!(v.iter().enumerate().all(|(i, (g, line, kind))| *g == i as u64 + 1
-        && *line == 4 * i as u64 + 3
-        && kind == "checkmate"));
+    assert!(
+        v.iter()
+            .enumerate()
+            .all(|(i, (g, line, kind))| *g == i as u64 + 1
+                && *line == 4 * i as u64 + 3
+                && kind == "checkmate")
+    );
     for jobs in ["2", "3", "8"] {
         let other = run(&["scan", p, "--format", "jsonl", "--jobs", jobs]);
         assert!(one.stdout == other.stdout, "--jobs {jobs} differs");
@@ -333,14 +352,20 @@ fn games_without_termination_markers_are_cut_and_counted() {
 fn a_truncated_compressed_file_gives_its_games_then_an_error() {
     let d = temp_dir("truncated");
     // Several zstd blocks (of at most 128 KiB each); the last is cut short.
-    let sample = std::fs::read("fixtures/chess/lichess-sample.pgn").unwrap().repeat(8);
+    let sample = std::fs::read("fixtures/chess/lichess-sample.pgn")
+        .unwrap()
+        .repeat(8);
     let mut zst = zstd::encode_all(&sample[..], 3).unwrap();
     zst.truncate(zst.len() - 20);
     let path = d.join("t.pgn.zst");
     std::fs::write(&path, &zst).unwrap();
     let r = run(&["scan", path.to_str().unwrap(), "--format", "jsonl"]);
     assert_eq!(r.status, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("t.pgn.zst: error: stopped reading"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("t.pgn.zst: error: stopped reading"),
+        "{}",
+        r.stderr
+    );
     assert!(games_scanned(&r.stderr) > 10, "{}", r.stderr);
     assert!(!places(&r.stdout).is_empty());
 }

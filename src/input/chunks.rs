@@ -203,7 +203,11 @@ impl<R: Read> Chunker<R> {
             let searched = buf.len().saturating_sub(LOOK_AHEAD);
             let target = buf.len() + self.size;
             self.fill(&mut buf, target);
-            let to = if self.eof { buf.len() } else { buf.len() - LOOK_AHEAD.min(buf.len()) };
+            let to = if self.eof {
+                buf.len()
+            } else {
+                buf.len() - LOOK_AHEAD.min(buf.len())
+            };
             let from = searched.max(LOOK_BACK.min(buf.len())).max(1);
             // `buf` no longer starts the input (the game was over MAX_GAME).
             let found = first_start_in_window(&buf, from, to, false);
@@ -252,7 +256,12 @@ mod tests {
     #[test]
     fn games_without_results_are_cut_too() {
         let game = b"[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4#\n\n";
-        let text: Vec<u8> = game.iter().copied().cycle().take(game.len() * 1000).collect();
+        let text: Vec<u8> = game
+            .iter()
+            .copied()
+            .cycle()
+            .take(game.len() * 1000)
+            .collect();
         let mut c = Chunker::with_size(&text[..], 1000);
         let mut n = 0;
         while let Some(ch) = c.next_chunk().unwrap() {

@@ -112,7 +112,10 @@ impl Ranges {
         let window_from = from.saturating_sub(LOOK_BACK as u64);
         let window_to = (to + LOOK_AHEAD as u64).min(self.len);
         self.read(window_from, window_to, buf)?;
-        let (mut at, end) = ((from - window_from) as usize + 1, (to - window_from) as usize);
+        let (mut at, end) = (
+            (from - window_from) as usize + 1,
+            (to - window_from) as usize,
+        );
         let mut last = from;
         while let Some(i) = first_start_in_window(buf, at, end, window_from == 0) {
             last = window_from + i as u64;
