@@ -245,7 +245,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     let bar = config.progress.then(|| progress_bar(total_bytes));
 
     let jobs = config.jobs.max(1);
-    let in_flight = 4 * jobs + 2;
+    let in_flight = 2 * jobs + 2;
     let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
     for _ in 0..in_flight {
         let _ = token_tx.send(());

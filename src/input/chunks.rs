@@ -16,8 +16,9 @@ use std::io::{self, Read};
 
 use crate::record::boundary;
 
-/// Aimed-for chunk size.
-pub const CHUNK: usize = 1 << 20;
+/// Aimed-for chunk size (small enough that the findings of the chunks in
+/// flight stay small even when every game has one).
+pub const CHUNK: usize = 1 << 18;
 /// A game longer than this (from its start to the next game's tag line) is
 /// not read: it becomes its game's error.
 pub const MAX_GAME: usize = 64 << 20;

@@ -19,9 +19,9 @@ use super::chunks::{
 };
 
 /// Segment size: the aimed-for chunk size.
-pub const SEGMENT: u64 = 1 << 20;
+pub const SEGMENT: u64 = super::chunks::CHUNK as u64;
 /// Segments are searched for their first game start in pieces this large.
-const PIECE: u64 = 1 << 16;
+const PIECE: u64 = 1 << 14;
 
 /// A regular file, uncompressed, of a fixed length (what was there when the
 /// scan began).
