@@ -1,9 +1,11 @@
 #![forbid(unsafe_code)]
 
+mod cli;
+
 use verify_claim::output;
 
 fn main() {
-    let status = match verify_claim::cli::run(std::env::args_os().collect()) {
+    let status = match cli::run(std::env::args_os().collect()) {
         Ok(out) => match output::write_stdout(out.stdout.as_bytes()) {
             Ok(()) => out.status,
             Err(status) => status,
