@@ -29,7 +29,7 @@ pub enum FailOn {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Exit status: 1 if a finding is at or above --fail-on, 2 if an input could not be read, 0 otherwise."
+    after_help = "Exit status: 1 if a finding is at or above --fail-on; 2 if an input could not be read, no input held a game, or the output could not be written; 141 if the output was closed by its reader; 0 otherwise."
 )]
 pub struct ScanArgs {
     /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
