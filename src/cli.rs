@@ -61,8 +61,22 @@ pub enum FormatArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EncodingArg {
+    /// UTF-8 where a tag value is UTF-8, else Latin-1 (with a note).
+    Auto,
+    /// UTF-8 only: anything else is an error.
     Utf8,
+    /// Every tag value is Latin-1 (ISO 8859-1).
     Latin1,
+}
+
+impl From<EncodingArg> for Encoding {
+    fn from(arg: EncodingArg) -> Encoding {
+        match arg {
+            EncodingArg::Auto => Encoding::Auto,
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::Latin1 => Encoding::Latin1,
+        }
+    }
 }
 
 /// Decide a draw claim from a recorded game.
@@ -101,8 +115,8 @@ pub struct ClaimArgs {
     pub rules: RulesArg,
     #[arg(long, value_enum, default_value = "text")]
     pub format: FormatArg,
-    /// How to read tag values that are not UTF-8.
-    #[arg(long, value_enum, default_value = "utf8")]
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
     pub encoding: EncodingArg,
     /// How hard to look for a dead position (full: the unwinnability search).
     #[arg(long, value_enum, default_value = "full")]
@@ -220,10 +234,7 @@ fn select_game<'a>(
             "empty input: no game in it",
         ));
     }
-    let encoding = match args.encoding {
-        EncodingArg::Utf8 => Encoding::Utf8,
-        EncodingArg::Latin1 => Encoding::Latin1,
-    };
+    let encoding = Encoding::from(args.encoding);
     let mut reader = Reader::new(&input.bytes, encoding);
     let mut games = Vec::new();
     while let Some(g) = reader.next_game() {
@@ -492,8 +503,8 @@ pub struct ScanArgs {
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
-    /// How to read tag values that are not UTF-8.
-    #[arg(long, value_enum, default_value = "utf8")]
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
     pub encoding: EncodingArg,
     /// No progress bar, even on a terminal.
     #[arg(long)]
@@ -651,10 +662,7 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
                 GameTypeChoice::ColumnDraughts => Some(crate::game::GameType::ColumnDraughts),
             },
         },
-        encoding: match args.encoding {
-            EncodingArg::Utf8 => Encoding::Utf8,
-            EncodingArg::Latin1 => Encoding::Latin1,
-        },
+        encoding: args.encoding.into(),
         progress: !args.no_progress && std::io::stderr().is_terminal(),
     };
     let stdout = std::io::stdout();

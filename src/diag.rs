@@ -48,23 +48,24 @@ impl std::error::Error for Diagnostic {}
 /// Computes the place of byte `offset` in `bytes`, whose first byte is at
 /// `base` (the place of `bytes[0]` in the whole input).
 ///
-/// Columns count UTF-8 characters (continuation bytes are not counted), so a
-/// column points at the character a user sees in an editor.
+/// Lines end with LF, CRLF or a lone CR (old Mac files). Columns count UTF-8
+/// characters (continuation bytes are not counted), so a column points at
+/// the character a user sees in an editor.
 pub fn place_of(bytes: &[u8], offset: usize, base: Place) -> Place {
     let offset = offset.min(bytes.len());
     let before = &bytes[..offset];
-    let newlines = before.iter().filter(|&&b| b == b'\n').count() as u32;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map(|i| i + 1);
+    let lines = crate::record::boundary::line_ends(before) as u32;
+    let line_start = memchr::memrchr2(b'\n', b'\r', before).map(|i| i + 1);
     let col_bytes = &before[line_start.unwrap_or(0)..];
     let chars = col_bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32;
-    if newlines == 0 {
+    if lines == 0 {
         Place {
             line: base.line,
             col: base.col + chars,
         }
     } else {
         Place {
-            line: base.line + newlines,
+            line: base.line + lines,
             col: 1 + chars,
         }
     }
@@ -84,5 +85,23 @@ mod tests {
         assert_eq!(place_of(b, 6, base), Place { line: 2, col: 3 });
         let base = Place { line: 10, col: 5 };
         assert_eq!(place_of(b, 1, base), Place { line: 10, col: 6 });
+    }
+
+    #[test]
+    fn places_with_every_line_end() {
+        let base = Place { line: 1, col: 1 };
+        for eol in ["\n", "\r\n", "\r"] {
+            let text = format!("a{eol}{eol}bc{eol}d");
+            let at = text.find('c').unwrap();
+            assert_eq!(
+                place_of(text.as_bytes(), at, base),
+                Place { line: 3, col: 2 }
+            );
+            let at = text.find('d').unwrap();
+            assert_eq!(
+                place_of(text.as_bytes(), at, base),
+                Place { line: 4, col: 1 }
+            );
+        }
     }
 }

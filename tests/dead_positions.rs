@@ -159,7 +159,7 @@ fn ashlar_cha_games() {
     let mut wrong = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
-        let mut reader = Reader::new(&bytes, Encoding::Latin1);
+        let mut reader = Reader::new(&bytes, Encoding::Auto);
         while let Some(rec) = reader.next_game() {
             let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
             let (start, _) = ChessGame::start_position(&rec, ())

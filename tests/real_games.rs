@@ -18,7 +18,7 @@ use verify_claim::record::{Encoding, Reader};
 /// Returns (games, plies, games refused).
 fn check_hashes(path: &Path) -> (usize, usize, usize) {
     let bytes = std::fs::read(path).unwrap();
-    let mut reader = Reader::new(&bytes, Encoding::Latin1);
+    let mut reader = Reader::new(&bytes, Encoding::Auto);
     let (mut games, mut plies, mut refused) = (0, 0, 0);
     while let Some(rec) = reader.next_game() {
         let Ok(rec) = rec else {
@@ -114,7 +114,7 @@ impl Visitor for Sans {
 fn same_moves_as_pgn_reader(path: &Path) -> usize {
     let bytes = std::fs::read(path).unwrap();
     let mut theirs = pgn_reader::Reader::new(&bytes[..]);
-    let mut ours = Reader::new(&bytes, Encoding::Latin1);
+    let mut ours = Reader::new(&bytes, Encoding::Auto);
     let mut n = 0;
     while let Some(rec) = ours.next_game() {
         let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
