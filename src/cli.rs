@@ -7,11 +7,11 @@
 use clap::{Parser, ValueEnum};
 
 use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
-use crate::diag::{Diagnostic, Place, place_of};
+use crate::diag::Diagnostic;
 use crate::game::{Game, Search, Side, chess::ChessGame};
 use crate::input::{self, Input};
 use crate::laws::{Edition, Rulebook, TimeClass};
-use crate::record::{Encoding, GameRecord, Reader};
+use crate::record::{Encoding, GameRecord};
 use crate::report::{self, ClaimReport};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -207,75 +207,15 @@ pub fn run(mut args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
     }
     match parse::<ClaimArgs>(args)? {
         Ok(a) => {
-            let input = input::read(&a.file)?;
-            claim(&a, &input)
+            let selected = input::select(&a.file, a.encoding.into(), a.game)?;
+            claim(&a, &selected)
         }
         Err(o) => Ok(o),
     }
 }
 
-fn place(input: &Input, offset: usize) -> Option<Place> {
-    Some(place_of(&input.bytes, offset, Place { line: 1, col: 1 }))
-}
-
 fn diag(input: &Input, offset: usize, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::new(&input.name, place(input, offset), message)
-}
-
-/// Reads every game of the input and returns the one asked for.
-fn select_game<'a>(
-    args: &ClaimArgs,
-    input: &'a Input,
-) -> Result<(usize, GameRecord<'a>), Diagnostic> {
-    if input.bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(Diagnostic::new(
-            &input.name,
-            None,
-            "empty input: no game in it",
-        ));
-    }
-    let encoding = Encoding::from(args.encoding);
-    let mut reader = Reader::new(&input.bytes, encoding);
-    let mut games = Vec::new();
-    while let Some(g) = reader.next_game() {
-        games.push(g);
-    }
-    let n = games.len();
-    let index = match (args.game, n) {
-        (Some(k), _) if k >= 1 && k <= n => k,
-        (Some(k), _) => {
-            return Err(Diagnostic::new(
-                &input.name,
-                None,
-                format!("--game {k}: the file has {n} game(s)"),
-            ));
-        }
-        (None, 1) => 1,
-        (None, _) => {
-            let mut msg = format!("the file has {n} games; choose one with --game N:");
-            for (i, g) in games.iter().enumerate() {
-                match g {
-                    Ok(g) => msg.push_str(&format!(
-                        "\n  {:>3}  {} – {}{}",
-                        i + 1,
-                        g.tag("White").unwrap_or("?"),
-                        g.tag("Black").unwrap_or("?"),
-                        g.tag("Round")
-                            .map(|r| format!(", round {r}"))
-                            .unwrap_or_default()
-                    )),
-                    Err(e) => {
-                        msg.push_str(&format!("\n  {:>3}  (unreadable: {})", i + 1, e.message))
-                    }
-                }
-            }
-            return Err(Diagnostic::new(&input.name, None, msg));
-        }
-    };
-    match games.swap_remove(index - 1) {
-        Ok(g) => Ok((index, g)),
-        Err(e) => Err(diag(input, e.offset, e.message)),
-    }
+    input.diag(offset, message)
 }
 
 /// Resolves `--after 31...Kg8` to the ply after that move.
@@ -321,9 +261,11 @@ fn resolve_after<G: Game>(replay: &Replay<G>, text: &str) -> Result<usize, Strin
     })
 }
 
-fn claim(args: &ClaimArgs, input: &Input) -> Result<Outcome, Diagnostic> {
+fn claim(args: &ClaimArgs, selected: &input::Selected) -> Result<Outcome, Diagnostic> {
     use crate::game::{GameType, column_draughts::ColumnDraughts};
-    let (index, record) = select_game(args, input)?;
+    let (input, index) = (&selected.input, selected.index);
+    let record = selected.record()?;
+    let input_notes = selected.notes(&record);
     let forced = match args.game_type {
         GameTypeChoice::Auto => None,
         GameTypeChoice::Chess => Some(GameType::Chess),
@@ -342,7 +284,7 @@ fn claim(args: &ClaimArgs, input: &Input) -> Result<Outcome, Diagnostic> {
                 &record,
                 (),
                 Rulebook::fide(edition),
-                note,
+                note.into_iter().chain(input_notes).collect(),
             )
         }
         GameType::ColumnDraughts => {
@@ -354,7 +296,7 @@ fn claim(args: &ClaimArgs, input: &Input) -> Result<Outcome, Diagnostic> {
                 &record,
                 variant,
                 Rulebook::column_draughts(),
-                None,
+                input_notes,
             )
         }
     }
@@ -368,13 +310,13 @@ fn decide<G: Game>(
     record: &GameRecord<'_>,
     variant: G::Variant,
     rules: Rulebook,
-    rules_note: Option<String>,
+    more_notes: Vec<String>,
 ) -> Result<Outcome, Diagnostic> {
     let (start, mut notes) =
         G::start_position(record, variant).map_err(|(off, msg)| diag(input, off, msg))?;
     let replay =
         Replay::<G>::new(start, &record.moves).map_err(|e| diag(input, e.offset, e.message))?;
-    notes.extend(rules_note);
+    notes.extend(more_notes);
     let time = TimeClass::from_tag(record.tag("TimeControl"));
     if let Some(t) = time {
         let class = match t {
@@ -442,7 +384,7 @@ fn decide<G: Game>(
             .map(str::to_owned),
     );
     let valid = verdict.valid;
-    let report = ClaimReport::new(
+    let mut report = ClaimReport::new(
         &input.name,
         index,
         rules.name,
@@ -451,6 +393,9 @@ fn decide<G: Game>(
         verdict,
         notes,
     );
+    if record.latin1 {
+        report.encoding = "latin1";
+    }
     let stdout = match args.format {
         FormatArg::Text => report::text::claim(&report),
         FormatArg::Json => format!("{}\n", report::json::claim(&report)),

@@ -2,8 +2,6 @@
 
 use super::*;
 
-use super::*;
-
 fn read_all(s: &str) -> Vec<Result<GameRecord<'_>, SyntaxError>> {
     let mut r = Reader::new(s.as_bytes(), Encoding::Utf8);
     std::iter::from_fn(|| r.next_game()).collect()
@@ -62,7 +60,7 @@ fn latin1_tags() {
     let e = r.next_game().unwrap().unwrap_err();
     assert_eq!(e.offset, 9);
     assert!(e.message.contains("--encoding latin1"));
-    assert!(!r.next_game().is_some_and(|g| g.is_ok()));
+    assert!(r.next_game().is_none_or(|g| g.is_err()));
     let mut r = Reader::new(bytes, Encoding::Auto);
     let g = r.next_game().unwrap().unwrap();
     assert_eq!(g.tag("White"), Some("M\u{fc}ller"));

@@ -41,6 +41,9 @@ pub struct ClaimReport {
     pub notes: Vec<String>,
     /// What a record cannot show and the verdict therefore assumes.
     pub unverifiable: Vec<&'static str>,
+    /// How the tag values were read: `utf-8`, or `latin1` when some were
+    /// not UTF-8 (or Latin-1 was asked for).
+    pub encoding: &'static str,
 }
 
 impl ClaimReport {
@@ -103,6 +106,7 @@ impl ClaimReport {
             written_label,
             verdict,
             notes,
+            encoding: "utf-8",
             unverifiable: match G::TYPE {
                 GameType::Chess => vec![
                     "whether the claimant touched a piece before claiming (9.4)",
