@@ -241,8 +241,8 @@ fn resolve_after<G: Game>(replay: &Replay<G>, text: &str) -> Result<usize, Strin
     };
     let mv = rest[dots.len()..].trim();
     let mut seen = None;
-    for p in 0..replay.len() {
-        let pos = &replay.positions[p];
+    for (p, pos) in replay.positions().take(replay.len()).enumerate() {
+        let pos = &pos;
         if G::move_number(pos) == number && G::side_to_move(pos) == side {
             if let Ok(m) = G::parse_written(pos, mv)
                 && m == replay.moves[p]
@@ -367,7 +367,7 @@ fn decide<G: Game>(
                 } else {
                     replay.label(ply)
                 },
-                G::fen(&replay.positions[ply])
+                G::fen(&replay.position(ply))
             ),
         )
     })?;

@@ -167,7 +167,7 @@ fn ashlar_cha_games() {
             let replay = Replay::<ChessGame>::new(start, &rec.moves)
                 .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
             games += 1;
-            let last = &replay.positions[replay.len()];
+            let last = &replay.position(replay.len());
             let Some((w, b)) = labels.get(&key(&ChessGame::fen(last))) else {
                 continue;
             };

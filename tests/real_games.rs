@@ -33,10 +33,10 @@ fn check_hashes(path: &Path) -> (usize, usize, usize) {
             refused += 1;
             continue;
         };
-        for p in 0..=replay.len() {
+        for (p, pos) in replay.positions().enumerate() {
             assert_eq!(
                 replay.hashes[p],
-                ChessGame::hash(&replay.positions[p]),
+                ChessGame::hash(&pos),
                 "{}: game {} ply {p}: incremental hash differs from full hash",
                 path.display(),
                 games + refused + 1

@@ -85,7 +85,7 @@ impl ClaimReport {
             .filter(|&q| q <= verdict.ply)
             .map(|q| (q, replay.label(q)))
             .collect();
-        let pos = &replay.positions[verdict.ply];
+        let pos = &replay.position(verdict.ply);
         let written_label = verdict
             .written_move
             .as_ref()
