@@ -87,8 +87,7 @@ pub fn scan_chunk(data: &[u8]) {
     let chunk = Chunk {
         bytes: data.to_vec(),
     };
-    let (_, _, _, findings) =
-        verify_claim::scan::analyse_chunk(&chunk, Encoding::Auto, &options);
+    let (_, _, _, findings) = verify_claim::scan::analyse_chunk(&chunk, Encoding::Auto, &options);
     for f in findings {
         assert!(f.place.line >= 1 && f.place.col >= 1);
     }
@@ -176,7 +175,14 @@ pub fn check_position(data: &[u8]) {
             return;
         }
     }
-    let args = ["verify-claim", "check-position", "--fen", fen, "--dead-search", "quick"];
+    let args = [
+        "verify-claim",
+        "check-position",
+        "--fen",
+        fen,
+        "--dead-search",
+        "quick",
+    ];
     match verify_claim::cli::run(args.into_iter().map(Into::into).collect()) {
         Ok(out) => assert_eq!(out.status, 0),
         Err(d) => assert!(!d.message.is_empty()),
