@@ -31,14 +31,16 @@ pub fn reader(data: &[u8]) {
     }
 }
 
-/// (start, Ok(moves, end) | Err(offset)) for every game of `data[from..to]`,
-/// with offsets in the whole input.
+/// What was read of one game: (start, Ok(moves, end) | Err(offset)).
+type Read = (usize, Result<(usize, usize), usize>);
+
+/// Every game of `data[from..to]`, with offsets in the whole input.
 fn read_all(
     data: &[u8],
     from: usize,
     to: usize,
     encoding: Encoding,
-) -> Vec<(usize, Result<(usize, usize), usize>)> {
+) -> Vec<Read> {
     let bytes = &data[from..to];
     let mut reader = Reader::new(bytes, encoding);
     let mut out = Vec::new();
@@ -94,30 +96,27 @@ pub fn scan_chunk(data: &[u8]) {
 }
 
 /// A claim: the first line of the input is the written move, the second
-/// the `--after` move, the rest the record. Errors about the record have a
-/// place; errors about the options name the option.
+/// the `--after` move, the rest the record (quick dead search). Errors
+/// about the record have a place; errors about the options name the option.
 pub fn claim(data: &[u8]) {
     let mut lines = data.splitn(3, |&b| b == b'\n');
-    let written = String::from_utf8_lossy(lines.next().unwrap_or_default()).into_owned();
-    let after = String::from_utf8_lossy(lines.next().unwrap_or_default()).into_owned();
+    let text = |l: Option<&[u8]>| {
+        let t = String::from_utf8_lossy(l.unwrap_or_default()).into_owned();
+        (!t.is_empty()).then_some(t)
+    };
+    let written_move = text(lines.next());
+    let after = text(lines.next());
     let record = lines.next().unwrap_or_default();
-    let path = std::env::temp_dir().join(format!("verify-claim-fuzz-{}.pgn", std::process::id()));
-    if std::fs::write(&path, record).is_err() {
-        return;
-    }
-    let path = path.to_string_lossy().into_owned();
-    let mut args = vec!["verify-claim", &path, "--dead-search", "quick"];
-    if !written.is_empty() {
-        args.extend(["--move", &written]);
-    }
-    if !after.is_empty() {
-        args.extend(["--after", &after]);
-    }
-    let args = args.into_iter().map(Into::into).collect();
-    match verify_claim::cli::run(args) {
-        Ok(out) => assert!(matches!(out.status, 0 | 1), "status {}", out.status),
-        Err(d) => {
-            let about_options = d.message.starts_with("--") || d.file != path;
+    for game in [None, Some(2)] {
+        let opts = verify_claim::ClaimOptions {
+            written_move: written_move.clone(),
+            after: after.clone(),
+            game,
+            dead_search: verify_claim::DeadSearch(Search::Quick),
+            ..Default::default()
+        };
+        if let Err(d) = verify_claim::decide("f.pgn", record, &opts) {
+            let about_options = d.message.starts_with("--");
             assert!(
                 about_options || d.place.is_some(),
                 "an error about the record without a place: {d}"
@@ -175,16 +174,9 @@ pub fn check_position(data: &[u8]) {
             return;
         }
     }
-    let args = [
-        "verify-claim",
-        "check-position",
-        "--fen",
-        fen,
-        "--dead-search",
-        "quick",
-    ];
-    match verify_claim::cli::run(args.into_iter().map(Into::into).collect()) {
-        Ok(out) => assert_eq!(out.status, 0),
-        Err(d) => assert!(!d.message.is_empty()),
-    }
+    let opts = verify_claim::PositionOptions {
+        search: Search::Quick,
+        ..Default::default()
+    };
+    let _ = verify_claim::check_position(fen, &opts);
 }

@@ -21,8 +21,11 @@ use crate::record::{Encoding, GameRecord, Reader, boundary};
 /// Part of an input: its bytes, the name to show in messages, and the
 /// place of its first byte in the whole input.
 pub struct Input {
+    /// The name to show (`<stdin>` for `-`).
     pub name: String,
+    /// The bytes (decompressed).
     pub bytes: Vec<u8>,
+    /// The place of `bytes[0]` in the whole input.
     pub base: Place,
 }
 
@@ -42,6 +45,7 @@ impl Input {
 
 /// The game a claim is about: the stretch of the input that holds it.
 pub struct Selected {
+    /// The stretch of the input that holds the game.
     pub input: Input,
     /// 1-based index of the game in the input.
     pub index: usize,
@@ -98,9 +102,21 @@ pub fn select(
     encoding: Encoding,
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
-    let name = if path == "-" { "<stdin>" } else { path }.to_owned();
+    let name = if path == "-" { "<stdin>" } else { path };
     let reader =
-        open::open(path).map_err(|e| Diagnostic::new(&name, None, format!("cannot read: {e}")))?;
+        open::open(path).map_err(|e| Diagnostic::new(name, None, format!("cannot read: {e}")))?;
+    select_from(name, reader, encoding, wanted)
+}
+
+/// [`select`] from any reader of a record's bytes, named `name` in
+/// messages.
+pub fn select_from<R: Read>(
+    name: &str,
+    reader: R,
+    encoding: Encoding,
+    wanted: Option<usize>,
+) -> Result<Selected, Diagnostic> {
+    let name = name.to_owned();
     let mut stretches = Stretches::new(reader);
     let mut total = 0;
     let mut first: Option<Selected> = None;
@@ -224,8 +240,8 @@ const READ: usize = 1 << 20;
 
 /// A stream cut at game starts ([`boundary::is_game_start`]): the reader
 /// reads every stretch alone exactly as it would read it in the whole input.
-struct Stretches {
-    inner: Box<dyn Read + Send>,
+struct Stretches<R> {
+    inner: R,
     buf: Vec<u8>,
     /// The place of `buf[0]` in the input.
     base: Place,
@@ -234,8 +250,8 @@ struct Stretches {
     eof: bool,
 }
 
-impl Stretches {
-    fn new(inner: Box<dyn Read + Send>) -> Stretches {
+impl<R: Read> Stretches<R> {
+    fn new(inner: R) -> Stretches<R> {
         Stretches {
             inner,
             buf: Vec::new(),
