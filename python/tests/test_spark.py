@@ -1,6 +1,7 @@
 """verify_claim.spark in local mode (local[2]) against the CLI."""
 
 import os
+import sys
 import time
 
 import pytest
@@ -24,6 +25,8 @@ KEY = ("file", "game", "ply")
 def spark():
     if SparkSession is None:
         skip_or_fail(f"pyspark/pyarrow not installed: {MISSING}")
+    # The workers run this interpreter, where verify_claim is installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     s = (
         SparkSession.builder.master("local[2]")
         .appName("verify-claim-tests")
@@ -53,9 +56,9 @@ def ordered(findings):
 
 def test_fixtures_with_ranges(spark):
     want = cli_scan(FIXTURES)
-    # Cut every plain file into ranges of about 300 bytes: many cuts fall
+    # Cut the larger plain files into ranges of about 16 kB: cuts fall
     # inside games and move to the next game boundary.
-    got = rows(vcs.scan_files(spark, [FIXTURES], split_bytes=300))
+    got = rows(vcs.scan_files(spark, [FIXTURES], split_bytes=16384))
     assert got == want
     assert rows(vcs.scan_files(spark, FIXTURES)) == want
 
