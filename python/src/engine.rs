@@ -2,17 +2,16 @@
 //! binding sees only strings (the crate's own JSON, as its printers write it)
 //! and [`Error`].
 
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::mpsc::SyncSender;
 
-pub use verify_claim::claims::scan::ScanOptions;
 use verify_claim::claims::scan::RulesChoice;
-use verify_claim::diag::Diagnostic;
-use verify_claim::game::Search;
-use verify_claim::input::chunks::{Chunker, last_boundary};
-use verify_claim::laws::Edition;
-use verify_claim::record::Encoding;
-use verify_claim::report::scan::{Jsonl, Printer, Row};
+use verify_claim::input::chunks::{Chunk, Chunker, last_boundary};
+use verify_claim::report::scan::Row;
+pub use verify_claim::{
+    ClaimKind, ClaimOptions, DeadSearch, Diagnostic, Edition, FindingLine, PositionOptions,
+    ScanOptions, ScanSettings, Search,
+};
 
 /// A problem with the input (file, place, message) or with the call itself.
 #[derive(Debug)]
@@ -77,14 +76,6 @@ fn search_of(value: &str) -> Result<Search, Error> {
     }
 }
 
-/// Runs the command line in-process and returns what it printed.
-fn run_cli(args: Vec<String>) -> Result<(String, i32), Error> {
-    let mut argv: Vec<std::ffi::OsString> = vec!["verify-claim".into()];
-    argv.extend(args.into_iter().map(Into::into));
-    let out = verify_claim::cli::run(argv)?;
-    Ok((out.stdout, out.status))
-}
-
 /// What `decide` is asked.
 pub struct Claim<'a> {
     pub written: Option<&'a str>,
@@ -102,103 +93,53 @@ pub enum Record<'a> {
     Bytes { name: &'a str, bytes: &'a [u8] },
 }
 
+fn edition_of(rules: &str) -> Result<Option<Edition>, Error> {
+    one_of("rules", rules, &RULES)?;
+    Ok(Edition::from_name(rules))
+}
+
 /// `verify-claim claim --format json`: the JSON object, as the CLI prints it.
 pub fn decide(record: Record<'_>, c: &Claim<'_>) -> Result<String, Error> {
     one_of("claim", c.claim, &CLAIMS)?;
-    one_of("rules", c.rules, &RULES)?;
-    let mut args = vec![
-        "claim".to_owned(),
-        "--format=json".to_owned(),
-        format!("--claim={}", c.claim),
-        format!("--rules={}", c.rules),
-    ];
-    if let Some(m) = c.written {
-        args.push(format!("--move={m}"));
-    }
-    if let Some(p) = c.ply {
-        args.push(format!("--ply={p}"));
-    }
-    if let Some(a) = c.after {
-        args.push(format!("--after={a}"));
-    }
-    if let Some(g) = c.game {
-        args.push(format!("--game={g}"));
-    }
-    match record {
+    let opts = ClaimOptions {
+        written_move: c.written.map(str::to_owned),
+        after: c.after.map(str::to_owned),
+        ply: c.ply,
+        game: c.game,
+        claim: match c.claim {
+            "threefold" | "repetition" => ClaimKind::Repetition,
+            "fifty" | "unchanged-material" => ClaimKind::Count,
+            _ => ClaimKind::Any,
+        },
+        rules: edition_of(c.rules)?,
+        dead_search: DeadSearch(Search::Full),
+        ..ClaimOptions::default()
+    };
+    let report = match record {
         Record::Path(p) => {
-            args.push("--".to_owned());
-            args.push(p.to_owned());
-            Ok(run_cli(args)?.0)
+            let input = verify_claim::input::read(p)?;
+            verify_claim::decide(&input.name, &input.bytes, &opts)?
         }
-        Record::Bytes { name, bytes } => decide_bytes(args, name, bytes),
-    }
-}
-
-/// Until the crate decides from bytes directly: the bytes go through a
-/// private temporary file, and its name is replaced by `name`.
-fn decide_bytes(mut args: Vec<String>, name: &str, bytes: &[u8]) -> Result<String, Error> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static N: AtomicU64 = AtomicU64::new(0);
-    let path = std::env::temp_dir().join(format!(
-        "verify-claim-py-{}-{}.pgn",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::write(&path, bytes).map_err(|e| input_error(name, format!("cannot write: {e}")))?;
-    let tmp = path.to_string_lossy().into_owned();
-    args.push("--".to_owned());
-    args.push(tmp.clone());
-    let result = run_cli(args);
-    let _ = std::fs::remove_file(&path);
-    match result {
-        Ok((json, _)) => {
-            let mut v: serde_json::Value = serde_json::from_str(&json)
-                .map_err(|e| input_error(name, format!("internal: {e}")))?;
-            v["file"] = serde_json::Value::from(name);
-            Ok(v.to_string())
-        }
-        Err(Error::Input {
-            file,
-            line,
-            column,
-            message,
-        }) => Err(Error::Input {
-            file: if file == tmp { name.to_owned() } else { file },
-            line,
-            column,
-            message: message.replace(&tmp, name),
-        }),
-        Err(e) => Err(e),
-    }
+        Record::Bytes { name, bytes } => verify_claim::decide(name, bytes, &opts)?,
+    };
+    Ok(report.to_json().to_string())
 }
 
 /// `verify-claim check-position --format json`.
 pub fn check_position(fen: &str, search: &str) -> Result<String, Error> {
-    search_of(search)?;
-    let args = vec![
-        "check-position".to_owned(),
-        format!("--fen={fen}"),
-        "--format=json".to_owned(),
-        format!("--dead-search={search}"),
-    ];
-    Ok(run_cli(args)?.0)
+    let opts = PositionOptions {
+        search: search_of(search)?,
+        ..PositionOptions::default()
+    };
+    Ok(verify_claim::check_position(fen, &opts)?.to_json().to_string())
 }
 
 /// Scan options from the binding's arguments.
 pub fn scan_options(rules: &str, dead_search: &str) -> Result<ScanOptions, Error> {
-    one_of("rules", rules, &RULES)?;
-    let rules = match rules {
-        "auto" => RulesChoice::Auto,
-        r => RulesChoice::Fixed(
-            Edition::from_name(r).ok_or_else(|| Error::Usage(format!("rules={r:?}")))?,
-        ),
-    };
     Ok(ScanOptions {
-        rules,
-        min_draw_moves: None,
+        rules: edition_of(rules)?.map_or(RulesChoice::Auto, RulesChoice::Fixed),
         dead_search: search_of(dead_search)?,
-        column_rules: Default::default(),
-        game_type: None,
+        ..ScanOptions::default()
     })
 }
 
@@ -216,22 +157,32 @@ pub struct Totals {
     pub lines: u64,
 }
 
-/// A `Write` that hands complete batches of lines to the consumer; a
-/// consumer gone away is a broken pipe, which stops the scan.
+/// Batches of JSON lines for the consumer; a consumer gone away is a
+/// broken pipe, which stops the scan.
 struct Sink {
     tx: SyncSender<Msg>,
     buf: Vec<u8>,
+    errors: Vec<Error>,
 }
 
 const BATCH: usize = 1 << 15;
 
-impl Write for Sink {
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.buf.extend_from_slice(data);
-        if self.buf.len() >= BATCH && self.buf.ends_with(b"\n") {
+impl Sink {
+    fn new(tx: SyncSender<Msg>) -> Sink {
+        Sink {
+            tx,
+            buf: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// One finding, serialised by the crate's own type.
+    fn line(&mut self, f: &FindingLine) -> io::Result<()> {
+        line_into(&mut self.buf, f)?;
+        if self.buf.len() >= BATCH {
             self.flush()?;
         }
-        Ok(data.len())
+        Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -243,61 +194,55 @@ impl Write for Sink {
             .send(Msg::Lines(batch))
             .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
     }
-}
 
-/// The JSON-lines printer, keeping input errors for the caller instead of
-/// printing them on stderr.
-struct Collect {
-    errors: Vec<Error>,
-}
-
-impl Printer for Collect {
-    fn finding(&mut self, row: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
-        Jsonl.finding(row, out)
-    }
-    fn input_error(&mut self, file: &str, message: &str, _: &mut dyn Write) -> io::Result<()> {
-        self.errors.push(input_error(file, message.to_owned()));
-        Ok(())
+    fn finish(mut self, result: io::Result<Totals>) {
+        let errors = std::mem::take(&mut self.errors);
+        let done = match result {
+            Ok(t) if errors.is_empty() => self.flush().map(|()| Ok(t)),
+            Ok(_) => self.flush().map(|()| Err(errors)),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return,
+            Err(e) => Ok(Err(vec![input_error("scan", e.to_string())])),
+        };
+        if let Ok(done) = done {
+            let _ = self.tx.send(Msg::Done(done));
+        }
     }
 }
 
-fn finish(mut sink: Sink, result: io::Result<Totals>, errors: Vec<Error>) {
-    let done = match result {
-        Ok(t) if errors.is_empty() => sink.flush().map(|()| Ok(t)),
-        Ok(_) => sink.flush().map(|()| Err(errors)),
-        Err(e) => Ok(Err(vec![input_error("verify-claim scan", e.to_string())])),
-    };
-    if let Ok(done) = done {
-        let _ = sink.tx.send(Msg::Done(done));
-    }
+fn line_into(buf: &mut Vec<u8>, f: &FindingLine) -> io::Result<()> {
+    serde_json::to_writer(&mut *buf, f).map_err(io::Error::other)?;
+    buf.push(b'\n');
+    Ok(())
 }
 
 /// `verify-claim scan --format jsonl` over paths (files, directories,
 /// compressed files), on `jobs` threads; blocks until done.
 pub fn scan_paths(paths: Vec<String>, jobs: usize, opts: ScanOptions, tx: SyncSender<Msg>) {
-    let config = verify_claim::scan::Config {
-        paths,
-        jobs,
+    let settings = ScanSettings {
+        jobs: Some(jobs),
         options: opts,
-        encoding: Encoding::Utf8,
-        progress: false,
+        ..ScanSettings::default()
     };
-    let mut printer = Collect { errors: Vec::new() };
-    let mut sink = Sink {
-        tx,
-        buf: Vec::new(),
-    };
-    let result = verify_claim::scan::run(config, &mut printer, &mut sink).map(|s| Totals {
-        games: s.games as u64,
-        lines: 0,
-    });
-    finish(sink, result, printer.errors);
+    let mut sink = Sink::new(tx);
+    let mut findings = verify_claim::scan_paths(&paths, &settings);
+    let result = (|| {
+        for item in findings.by_ref() {
+            match item {
+                Ok(f) => sink.line(&f)?,
+                Err(d) => sink.errors.push(d.into()),
+            }
+        }
+        Ok(Totals {
+            games: findings.summary().map_or(0, |s| s.games as u64),
+            lines: 0,
+        })
+    })();
+    sink.finish(result);
 }
 
 /// The same over a stream (text in memory, a byte range of a file, one
 /// compressed file), named `name`: chunks analysed `jobs` at a time on a
-/// pool, printed in order; game and line numbers count from the stream's
-/// start.
+/// pool, in order; game and line numbers count from the stream's start.
 pub fn scan_stream(
     name: &str,
     reader: impl Read,
@@ -305,34 +250,34 @@ pub fn scan_stream(
     opts: ScanOptions,
     tx: SyncSender<Msg>,
 ) {
-    let mut printer = Collect { errors: Vec::new() };
-    let mut sink = Sink {
-        tx,
-        buf: Vec::new(),
-    };
+    let mut sink = Sink::new(tx);
     let pool = (jobs > 1).then(|| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .build()
             .map_err(io::Error::other)
     });
-    let result = match pool.transpose() {
-        Ok(pool) => stream(name, reader, pool.as_ref(), &opts, &mut printer, &mut sink),
-        Err(e) => Err(e),
-    };
-    finish(sink, result, printer.errors);
+    let result = pool.transpose().and_then(|pool| {
+        let (totals, error) = stream(name, reader, pool.as_ref(), &opts, &mut |f| sink.line(f))?;
+        sink.errors.extend(error);
+        Ok(totals)
+    });
+    sink.finish(result);
 }
 
 /// Many small records (one game each, as tables store them): the JSON
 /// lines of each, on the calling thread.
-pub fn scan_texts(texts: &[Vec<u8>], name: &str, opts: &ScanOptions) -> Result<Vec<Vec<u8>>, Error> {
+pub fn scan_texts(
+    texts: &[Vec<u8>],
+    name: &str,
+    opts: &ScanOptions,
+) -> Result<Vec<Vec<u8>>, Error> {
     let mut out = Vec::with_capacity(texts.len());
     for t in texts {
-        let mut printer = Collect { errors: Vec::new() };
         let mut lines = Vec::new();
-        stream(name, &t[..], None, opts, &mut printer, &mut lines)
+        let (_, error) = stream(name, &t[..], None, opts, &mut |f| line_into(&mut lines, f))
             .map_err(|e| input_error(name, e.to_string()))?;
-        if let Some(e) = printer.errors.pop() {
+        if let Some(e) = error {
             return Err(e);
         }
         out.push(lines);
@@ -340,14 +285,16 @@ pub fn scan_texts(texts: &[Vec<u8>], name: &str, opts: &ScanOptions) -> Result<V
     Ok(out)
 }
 
+/// Scans a stream chunk by chunk (`pool`'s width at a time), handing each
+/// finding to `emit` in order. A stream that stops being readable ends the
+/// scan with that error.
 fn stream(
     name: &str,
     reader: impl Read,
     pool: Option<&rayon::ThreadPool>,
     opts: &ScanOptions,
-    printer: &mut Collect,
-    out: &mut dyn Write,
-) -> io::Result<Totals> {
+    emit: &mut dyn FnMut(&FindingLine) -> io::Result<()>,
+) -> io::Result<(Totals, Option<Error>)> {
     use rayon::prelude::*;
     use verify_claim::scan::analyse_chunk;
     let width = pool.map_or(1, |p| p.current_num_threads());
@@ -360,15 +307,15 @@ fn stream(
                 Ok(Some(c)) => batch.push(c),
                 Ok(None) => break,
                 Err(e) => {
-                    printer.input_error(name, &format!("stopped reading: {e}"), out)?;
-                    return Ok(totals);
+                    let error = input_error(name, format!("stopped reading: {e}"));
+                    return Ok((totals, Some(error)));
                 }
             }
         }
         if batch.is_empty() {
-            return Ok(totals);
+            return Ok((totals, None));
         }
-        let analyse = |c: &verify_claim::input::chunks::Chunk| analyse_chunk(c, Encoding::Utf8, opts);
+        let analyse = |c: &Chunk| analyse_chunk(c, Default::default(), opts);
         let results: Vec<_> = match pool {
             Some(pool) => pool.install(|| batch.par_iter().map(analyse).collect()),
             None => batch.iter().map(analyse).collect(),
@@ -376,12 +323,11 @@ fn stream(
         for (games, _, lines, mut findings) in results {
             for p in &mut findings {
                 p.place.line += totals.lines as u32;
-                let row = Row {
+                emit(&FindingLine::new(&Row {
                     file: name,
                     game: totals.games as usize + p.game,
                     placed: p,
-                };
-                printer.finding(&row, out)?;
+                }))?;
             }
             totals.games += games as u64;
             totals.lines += u64::from(lines);
