@@ -90,7 +90,10 @@ pub struct Claim<'a> {
 pub enum Record<'a> {
     Path(&'a str),
     /// Text or bytes held in memory, shown as `name`.
-    Bytes { name: &'a str, bytes: &'a [u8] },
+    Bytes {
+        name: &'a str,
+        bytes: &'a [u8],
+    },
 }
 
 fn edition_of(rules: &str) -> Result<Option<Edition>, Error> {
@@ -131,7 +134,9 @@ pub fn check_position(fen: &str, search: &str) -> Result<String, Error> {
         search: search_of(search)?,
         ..PositionOptions::default()
     };
-    Ok(verify_claim::check_position(fen, &opts)?.to_json().to_string())
+    Ok(verify_claim::check_position(fen, &opts)?
+        .to_json()
+        .to_string())
 }
 
 /// Scan options from the binding's arguments.
@@ -427,18 +432,16 @@ fn first_boundary(w: &[u8], start: usize, at: usize) -> Option<usize> {
 
 /// A reader over `[start, end)` of a plain file, or over a whole file
 /// decompressed (`end` = `None`).
-pub fn open_range(
-    path: &str,
-    start: u64,
-    end: Option<u64>,
-) -> Result<Box<dyn Read + Send>, Error> {
+pub fn open_range(path: &str, start: u64, end: Option<u64>) -> Result<Box<dyn Read + Send>, Error> {
     let fail = |e: io::Error| input_error(path, format!("cannot read: {e}"));
     match end {
         None => verify_claim::input::open::open(path).map_err(fail),
         Some(end) => {
             let mut f = std::fs::File::open(path).map_err(fail)?;
             f.seek(SeekFrom::Start(start)).map_err(fail)?;
-            Ok(Box::new(io::BufReader::new(f.take(end.saturating_sub(start)))))
+            Ok(Box::new(io::BufReader::new(
+                f.take(end.saturating_sub(start)),
+            )))
         }
     }
 }

@@ -192,7 +192,8 @@ def _scan_rows(column: str, rules: str, dead_search: str, name: str) -> Any:
             for lines in out:
                 offsets.append(offsets[-1] + lines.count(b"\n"))
             table = _read_lines(b"".join(out))
-            values = pa.StructArray.from_arrays(table.columns, fields=list(struct))
+            columns = [c.combine_chunks() for c in table.columns]
+            values = pa.StructArray.from_arrays(columns, fields=list(struct))
             findings = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), values)
             yield pa.RecordBatch.from_arrays(
                 list(batch.columns) + [findings],
