@@ -172,6 +172,14 @@ pub fn run(mut args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
             Err(o) => Ok(o),
         };
     }
+    if sub.as_deref() == Some("watch") {
+        args.remove(1);
+        args[0] = "verify-claim watch".into();
+        return match parse::<WatchArgs>(args)? {
+            Ok(a) => watch(a),
+            Err(o) => Ok(o),
+        };
+    }
     if sub.as_deref() == Some("check-position") {
         args.remove(1);
         args[0] = "verify-claim check-position".into();
@@ -775,6 +783,109 @@ fn perft(args: PerftArgs) -> Result<Outcome, Diagnostic> {
     };
     Ok(Outcome {
         stdout: format!("{n}\n"),
+        status: 0,
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WatchFormat {
+    /// A live view on a terminal; elsewhere one line per event.
+    Text,
+    /// One JSON object per event.
+    Jsonl,
+}
+
+/// Follow live files while the games are played.
+#[derive(Parser, Debug)]
+#[command(
+    name = "verify-claim watch",
+    version,
+    about = "Follow live PGN/PDN files: say when the Laws end a game, a claim becomes available, a move is illegal, a result is entered",
+    after_help = "Runs until Ctrl-C, then prints a summary on stderr (exit status 0; 2 for bad options)."
+)]
+pub struct WatchArgs {
+    /// Files (they may appear later) and folders (every .pgn and .pdn below, new ones included).
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// text: a live view on a terminal, a log elsewhere; jsonl: one JSON object per event
+    /// (default: text on a terminal, jsonl elsewhere).
+    #[arg(long, value_enum)]
+    pub format: Option<WatchFormat>,
+    /// How often to look at the files, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub interval: u64,
+    /// No bell on a new alert.
+    #[arg(long)]
+    pub quiet: bool,
+    /// The edition of the Laws (auto: in force on each game's Date).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub rules: RulesArg,
+    /// How hard to look for dead positions after each move.
+    #[arg(long, value_enum, default_value = "quick")]
+    pub dead_search: DeadSearchArg,
+    /// The game of every record (auto: from its GameType or Variant tag).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub game_type: GameTypeChoice,
+    /// Column draughts: the reading of the re-jump rule.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub column_rules: ColumnRulesArg,
+    /// How to read tag values that are not UTF-8.
+    #[arg(long, value_enum, default_value = "utf8")]
+    pub encoding: EncodingArg,
+}
+
+fn watch(args: WatchArgs) -> Result<Outcome, Diagnostic> {
+    use std::io::IsTerminal;
+
+    use crate::claims::scan::{RulesChoice, ScanOptions};
+    use crate::watch::view;
+
+    let config = crate::watch::Config {
+        paths: args.paths.clone(),
+        interval: std::time::Duration::from_millis(args.interval),
+        options: ScanOptions {
+            rules: edition_of(args.rules).map_or(RulesChoice::Auto, RulesChoice::Fixed),
+            min_draw_moves: None,
+            dead_search: search_of(args.dead_search),
+            column_rules: column_rules_of(args.column_rules),
+            game_type: match args.game_type {
+                GameTypeChoice::Auto => None,
+                GameTypeChoice::Chess => Some(crate::game::GameType::Chess),
+                GameTypeChoice::ColumnDraughts => Some(crate::game::GameType::ColumnDraughts),
+            },
+        },
+        encoding: match args.encoding {
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::Latin1 => Encoding::Latin1,
+        },
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&stop);
+    ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst)).map_err(
+        |e| {
+            Diagnostic::new(
+                "verify-claim watch",
+                None,
+                format!("cannot catch Ctrl-C: {e}"),
+            )
+        },
+    )?;
+    let stdout = std::io::stdout();
+    let terminal = stdout.is_terminal();
+    let mut sink: Box<dyn view::Sink> = match (args.format, terminal) {
+        (Some(WatchFormat::Jsonl), _) | (None, false) => {
+            Box::new(view::Jsonl { out: stdout.lock() })
+        }
+        (Some(WatchFormat::Text), false) => Box::new(view::Log { out: stdout.lock() }),
+        (_, true) => Box::new(view::Live::new(stdout.lock(), args.quiet)),
+    };
+    match crate::watch::run(config, sink.as_mut(), &stop) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(Diagnostic::new("verify-claim watch", None, e.to_string())),
+    }
+    Ok(Outcome {
+        stdout: String::new(),
         status: 0,
     })
 }

@@ -14,3 +14,4 @@ pub mod laws;
 pub mod record;
 pub mod report;
 pub mod scan;
+pub mod watch;
