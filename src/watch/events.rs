@@ -9,154 +9,13 @@
 
 use std::sync::Arc;
 
+pub use super::schema::{Event, EventKind, GameId};
 use crate::claims::scan::{Kind, ScanOptions, rulebook_for, scan_record};
 use crate::claims::{self, ClaimKind, ClaimRequest, Form, Replay, replay::numbered};
 use crate::diag::{Place, place_of};
-use crate::game::{Game, GameType, Side, chess::ChessGame, column_draughts::ColumnDraughts};
+use crate::game::{Game, GameType, chess::ChessGame, column_draughts::ColumnDraughts};
 use crate::laws::Rulebook;
 use crate::record::GameRecord;
-
-/// What an event is about. The names are part of the JSON schema.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum EventKind {
-    GameEnded,
-    MovesAfterEnd,
-    ClaimAvailable,
-    IllegalMove,
-    ResultEntered,
-    RecordChanged,
-    /// A record or file the tool cannot read (bad tags, bad FEN, syntax).
-    RecordError,
-}
-
-impl EventKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            EventKind::GameEnded => "game-ended",
-            EventKind::MovesAfterEnd => "moves-after-end",
-            EventKind::ClaimAvailable => "claim-available",
-            EventKind::IllegalMove => "illegal-move",
-            EventKind::ResultEntered => "result-entered",
-            EventKind::RecordChanged => "record-changed",
-            EventKind::RecordError => "record-error",
-        }
-    }
-}
-
-/// Which game a board is: its tags and its order in the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameId {
-    /// 1-based order in the file.
-    pub index: usize,
-    pub round: Option<String>,
-    pub board: Option<String>,
-    pub white: Option<String>,
-    pub black: Option<String>,
-}
-
-impl GameId {
-    pub fn of(record: &GameRecord<'_>, index: usize) -> GameId {
-        let tag = |name: &str| {
-            record
-                .tag(name)
-                .map(str::trim)
-                .filter(|v| !v.is_empty() && *v != "?" && *v != "-")
-                .map(str::to_owned)
-        };
-        GameId {
-            index,
-            round: tag("Round"),
-            board: tag("Board"),
-            white: tag("White"),
-            black: tag("Black"),
-        }
-    }
-
-    /// The key a board keeps across reads: Round and Board when the record
-    /// has a Board tag, else Round, White and Black, else the order.
-    pub fn key(&self) -> String {
-        let r = self.round.as_deref().unwrap_or("");
-        match (&self.board, &self.white, &self.black) {
-            (Some(b), _, _) => format!("board\u{0}{r}\u{0}{b}"),
-            (None, None, None) => format!("index\u{0}{}", self.index),
-            (None, w, b) => format!(
-                "players\u{0}{r}\u{0}{}\u{0}{}",
-                w.as_deref().unwrap_or(""),
-                b.as_deref().unwrap_or("")
-            ),
-        }
-    }
-
-    /// How the board is named to a person: "5.3", "3", or "#3".
-    pub fn label(&self) -> String {
-        match (&self.round, &self.board) {
-            (Some(r), Some(b)) if !r.contains('.') => format!("{r}.{b}"),
-            (_, Some(b)) => b.clone(),
-            (Some(r), None) => r.clone(),
-            (None, None) => format!("#{}", self.index),
-        }
-    }
-
-    pub fn players(&self) -> String {
-        format!(
-            "{} - {}",
-            self.white.as_deref().unwrap_or("?"),
-            self.black.as_deref().unwrap_or("?")
-        )
-    }
-}
-
-/// One event, not yet stamped with its time.
-#[derive(Clone, Debug)]
-pub struct Event {
-    pub file: Arc<str>,
-    pub game: GameId,
-    pub ply: usize,
-    pub kind: EventKind,
-    pub side: Option<Side>,
-    /// The move, numbered ("31...Kg8"): the one to write for a claim, the one
-    /// that ended the game, the first after the end, the illegal one.
-    pub mv: Option<String>,
-    pub article: Option<&'static str>,
-    pub message: String,
-    /// Where in the file (illegal moves, record errors).
-    pub place: Option<Place>,
-    /// game-ended, moves-after-end: how the game ended (kebab-case).
-    pub reason: Option<&'static str>,
-    /// result-entered: the result, and whether the Laws agree.
-    pub result: Option<String>,
-    pub agrees: Option<bool>,
-}
-
-impl Event {
-    fn new(file: &Arc<str>, game: &GameId, ply: usize, kind: EventKind, message: String) -> Event {
-        Event {
-            file: Arc::clone(file),
-            game: game.clone(),
-            ply,
-            kind,
-            side: None,
-            mv: None,
-            article: None,
-            message,
-            place: None,
-            reason: None,
-            result: None,
-            agrees: None,
-        }
-    }
-
-    /// Alerts ask the arbiter to act: the bell rings and the view
-    /// highlights them. Claims, agreeing results and corrections inform.
-    pub fn is_alert(&self) -> bool {
-        match self.kind {
-            EventKind::GameEnded | EventKind::MovesAfterEnd | EventKind::IllegalMove => true,
-            EventKind::ResultEntered => self.agrees == Some(false),
-            EventKind::RecordError => true,
-            EventKind::ClaimAvailable | EventKind::RecordChanged => false,
-        }
-    }
-}
 
 /// How the game ended, once said.
 #[derive(Clone, Debug)]
@@ -180,13 +39,17 @@ pub struct Board {
     avail: Vec<[bool; 2]>,
     ended: Option<Ended>,
     after_end: bool,
-    illegal: Option<(usize, String)>,
+    /// The illegal move reported: its ply, its token, numbered.
+    illegal: Option<(usize, String, String)>,
     result: Option<String>,
     error: Option<String>,
     /// For the view.
     pub plies: usize,
     pub last_move: Option<String>,
-    pub state: String,
+    /// What the player to move may claim now, in words.
+    claim_state: String,
+    /// Whether the Laws agree with the result entered.
+    result_agrees: Option<bool>,
     /// When this board last had an alert (the view highlights the newest).
     pub alert_at: Option<std::time::Instant>,
 }
@@ -216,9 +79,37 @@ impl Board {
             error: None,
             plies: 0,
             last_move: None,
-            state: "waiting for moves".to_owned(),
+            claim_state: "waiting for moves".to_owned(),
+            result_agrees: None,
             alert_at: None,
         }
+    }
+
+    /// The board's state in a few words, for the live view.
+    pub fn state(&self) -> String {
+        if let Some(e) = &self.error {
+            return format!("cannot read: {e}");
+        }
+        let mut parts = Vec::new();
+        if let Some((_, _, label)) = &self.illegal {
+            parts.push(format!("ILLEGAL MOVE {label}"));
+        }
+        if let Some(end) = &self.ended {
+            parts.push(format!("ENDED: {} ({})", end.words, end.article));
+            if self.after_end {
+                parts.push("MOVES AFTER END".to_owned());
+            }
+        } else if self.illegal.is_none() && self.result.is_none() {
+            parts.push(self.claim_state.clone());
+        }
+        if let Some(r) = &self.result {
+            let against = self.result_agrees == Some(false);
+            parts.push(format!(
+                "result {r}{}",
+                if against { " AGAINST THE LAWS" } else { "" }
+            ));
+        }
+        parts.join(" · ")
     }
 
     /// Follows the board's record as now read; returns the new events.
@@ -272,7 +163,6 @@ impl Board {
                     message.clone(),
                 );
                 e.place = Some(place_of(cx.bytes, offset, Place { line: 1, col: 1 }));
-                self.state = format!("cannot read: {message}");
                 out.push(e);
             }
             self.error = Some(message);
@@ -295,10 +185,11 @@ impl Board {
         if self.ended.as_ref().is_none_or(|e| e.ply >= from) {
             self.after_end = false;
         }
-        if self.illegal.as_ref().is_some_and(|(p, _)| *p > from) {
+        if self.illegal.as_ref().is_some_and(|(p, _, _)| *p > from) {
             self.illegal = None;
         }
         self.result = None;
+        self.result_agrees = None;
         let message = if now <= from {
             format!(
                 "{} move(s) taken back: the record now has {now} plies (was {was}); replayed from it",
@@ -341,7 +232,7 @@ impl Board {
             if self
                 .illegal
                 .as_ref()
-                .is_none_or(|(p, t)| *p != e.index + 1 || t != text)
+                .is_none_or(|(p, t, _)| *p != e.index + 1 || t != text)
             {
                 let mut ev = Event::new(
                     cx.file,
@@ -353,8 +244,11 @@ impl Board {
                 ev.mv = Some(numbered::<G>(&replay.positions[e.index], text));
                 ev.side = Some(G::side_to_move(&replay.positions[e.index]));
                 ev.place = Some(place_of(cx.bytes, e.offset, Place { line: 1, col: 1 }));
-                self.state = format!("ILLEGAL {}", ev.mv.as_deref().unwrap_or(text));
-                self.illegal = Some((e.index + 1, text.to_owned()));
+                self.illegal = Some((
+                    e.index + 1,
+                    text.to_owned(),
+                    ev.mv.clone().unwrap_or_default(),
+                ));
                 out.push(ev);
             }
         } else {
@@ -395,7 +289,6 @@ impl Board {
             e.side = Some(G::side_to_move(&replay.positions[end.ply]));
             e.article = Some(end.article);
             e.reason = Some(end.reason);
-            self.state = format!("MOVES AFTER END ({})", end.words);
             out.push(e);
         }
     }
@@ -503,7 +396,7 @@ impl Board {
             e.reason = Some(ground.rule);
             out.push(e);
         }
-        self.state = if claims.is_empty() {
+        self.claim_state = if claims.is_empty() {
             "playing".to_owned()
         } else {
             format!("{} may claim: {}", side.title(), claims.join("; "))
@@ -535,7 +428,6 @@ impl Board {
         }
         e.article = Some(over.article);
         e.reason = Some(reason);
-        self.state = format!("ENDED: {} ({})", short_reason(over.reason), over.article);
         self.ended = Some(Ended {
             ply: over.ply,
             reason,
@@ -562,6 +454,7 @@ impl Board {
             return;
         }
         self.result = recorded.map(str::to_owned);
+        self.result_agrees = None;
         let Some(result) = recorded else { return };
         let mismatches: Vec<String> = scan_record(record, cx.options)
             .into_iter()
@@ -594,12 +487,7 @@ impl Board {
         e.agrees = Some(agrees);
         e.article = self.ended.as_ref().map(|x| x.article);
         e.reason = self.ended.as_ref().map(|x| x.reason);
-        if !agrees || self.ended.is_none() {
-            self.state = format!(
-                "result {result}{}",
-                if agrees { "" } else { " AGAINST THE LAWS" }
-            );
-        }
+        self.result_agrees = Some(agrees);
         out.push(e);
     }
 }

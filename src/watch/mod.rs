@@ -10,6 +10,7 @@
 
 pub mod events;
 pub mod follow;
+pub mod schema;
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -144,33 +145,15 @@ impl Watched {
             return None;
         }
         self.last_error = Some(message.clone());
-        let id = GameId {
-            index: 0,
-            round: None,
-            board: None,
-            white: None,
-            black: None,
-        };
-        let mut e = file_event(&self.file, &id, message);
+        let mut e = Event::new(
+            &self.file,
+            &GameId::none(),
+            0,
+            EventKind::RecordError,
+            message,
+        );
         e.place = Some(place_of(bytes, offset, Place { line: 1, col: 1 }));
         Some(e)
-    }
-}
-
-fn file_event(file: &Arc<str>, id: &GameId, message: String) -> Event {
-    Event {
-        file: Arc::clone(file),
-        game: id.clone(),
-        ply: 0,
-        kind: EventKind::RecordError,
-        side: None,
-        mv: None,
-        article: None,
-        message,
-        place: None,
-        reason: None,
-        result: None,
-        agrees: None,
     }
 }
 
@@ -190,10 +173,15 @@ impl Watcher {
 
     /// One poll of every file; the new events, in file order.
     pub fn poll(&mut self, now: Instant) -> Vec<Event> {
+        let mut added = false;
         for path in follow::targets(&self.config.paths, MAX_FILES) {
             if !self.files.iter().any(|w| w.follow.path == path) && self.files.len() < MAX_FILES {
                 self.files.push(Watched::new(path));
+                added = true;
             }
+        }
+        if added {
+            self.files.sort_by(|a, b| a.follow.path.cmp(&b.follow.path));
         }
         let mut out = Vec::new();
         for w in &mut self.files {
@@ -207,14 +195,13 @@ impl Watcher {
                     out.extend(w.error(&bytes, offset, message))
                 }
                 Poll::Failed(message) => {
-                    let id = GameId {
-                        index: 0,
-                        round: None,
-                        board: None,
-                        white: None,
-                        black: None,
-                    };
-                    out.push(file_event(&w.file, &id, message));
+                    out.push(Event::new(
+                        &w.file,
+                        &GameId::none(),
+                        0,
+                        EventKind::RecordError,
+                        message,
+                    ));
                 }
             }
         }

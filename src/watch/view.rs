@@ -61,6 +61,17 @@ pub fn json(e: &Event, time: SystemTime) -> serde_json::Value {
 
 /// One line of text per event.
 pub fn line(e: &Event, time: SystemTime) -> String {
+    line_in(e, time, &e.file)
+}
+
+/// The last part of a path.
+fn base_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+fn line_in(e: &Event, time: SystemTime, file: &str) -> String {
     let stamp = timestamp(time);
     let clock = stamp.get(11..23).unwrap_or(&stamp);
     let place = e
@@ -73,8 +84,7 @@ pub fn line(e: &Event, time: SystemTime) -> String {
         format!(" board {} ({})", e.game.label(), e.game.players())
     };
     format!(
-        "{clock} {}{place}{board} ply {}: {}: {}",
-        e.file,
+        "{clock} {file}{place}{board} ply {}: {}: {}",
         e.ply,
         e.kind.name(),
         e.message
@@ -149,6 +159,11 @@ impl<W: Write> Live<W> {
         }
     }
 
+    /// The writer, back (for tests).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
     fn frame(&self, files: &[Watched], width: usize, height: usize) -> Vec<String> {
         let boards: usize = files.iter().map(|w| w.shown.len()).sum();
         let now = timestamp(SystemTime::now());
@@ -173,9 +188,7 @@ impl<W: Write> Live<W> {
         let room = height.saturating_sub(lines.len() + RECENT + 3).max(1);
         let mut listed = 0;
         for w in files {
-            let name = std::path::Path::new(&*w.file)
-                .file_name()
-                .map_or_else(|| w.file.to_string(), |n| n.to_string_lossy().into_owned());
+            let name = base_name(&w.file);
             for &i in &w.shown {
                 let b = &w.boards[i];
                 listed += 1;
@@ -191,7 +204,7 @@ impl<W: Write> Live<W> {
                     clip(&b.id.players(), 28),
                     b.plies,
                     clip(b.last_move.as_deref().unwrap_or("-"), 12),
-                    b.state
+                    b.state()
                 );
                 let text = clip(&text, width);
                 lines.push(if newest {
@@ -232,7 +245,8 @@ impl<W: Write> Sink for Live<W> {
             self.alerts += 1;
             self.bell = true;
         }
-        self.recent.push_back((line(e, time), alert));
+        self.recent
+            .push_back((line_in(e, time, &base_name(&e.file)), alert));
         while self.recent.len() > RECENT {
             self.recent.pop_front();
         }
