@@ -43,6 +43,8 @@ pub struct Board {
     illegal: Option<(usize, String, String)>,
     result: Option<String>,
     error: Option<String>,
+    /// The tags that set the start position and the rules, as last read.
+    setup: Option<String>,
     /// For the view.
     pub plies: usize,
     pub last_move: Option<String>,
@@ -77,6 +79,7 @@ impl Board {
             illegal: None,
             result: None,
             error: None,
+            setup: None,
             plies: 0,
             last_move: None,
             claim_state: "waiting for moves".to_owned(),
@@ -124,19 +127,28 @@ impl Board {
     fn follow_record(&mut self, record: &GameRecord<'_>, cx: &Context<'_>) -> Vec<Event> {
         let mut out = Vec::new();
         let texts: Vec<&str> = record.moves.iter().map(|m| m.text).collect();
-        let same = self
+        let mut same = self
             .moves
             .iter()
             .zip(&texts)
             .take_while(|(a, b)| a == *b)
             .count();
-        if same < self.moves.len() {
-            if same == texts.len() && record.result.is_none() {
+        // The tags the start position and the rules come from.
+        let setup = ["FEN", "SetUp", "Variant", "GameType", "Date"]
+            .map(|t| record.tag(t).unwrap_or(""))
+            .join("\u{0}");
+        let restart = self.setup.as_ref().is_some_and(|s| *s != setup) && !self.avail.is_empty();
+        if restart {
+            same = 0;
+        }
+        self.setup = Some(setup);
+        if same < self.moves.len() || restart {
+            if same == texts.len() && record.result.is_none() && !restart {
                 // Fewer moves and no termination marker: a file still being
                 // written. A take-back shows when the next move is written.
                 return out;
             }
-            out.push(self.changed(cx.file, same, texts.len()));
+            out.push(self.changed(cx.file, same, texts.len(), restart));
         }
         let kind = crate::game::detect(record, cx.options.game_type);
         let engine = match kind {
@@ -175,10 +187,13 @@ impl Board {
 
     /// The record now differs from ply `from` on: forget what was said
     /// about the plies after it and replay from there.
-    fn changed(&mut self, file: &Arc<str>, from: usize, now: usize) -> Event {
+    fn changed(&mut self, file: &Arc<str>, from: usize, now: usize, restart: bool) -> Event {
         let was = self.moves.len();
         self.moves.truncate(from);
-        self.avail.truncate(from + 1);
+        self.avail.truncate(if restart { 0 } else { from + 1 });
+        if restart {
+            self.ended = None;
+        }
         if self.ended.as_ref().is_some_and(|e| e.ply > from) {
             self.ended = None;
         }
@@ -190,7 +205,11 @@ impl Board {
         }
         self.result = None;
         self.result_agrees = None;
-        let message = if now <= from {
+        let message = if restart {
+            format!(
+                "the start position or the rules changed (FEN, SetUp, Variant, GameType or Date tag): the record ({now} plies) is replayed from the start"
+            )
+        } else if now <= from {
             format!(
                 "{} move(s) taken back: the record now has {now} plies (was {was}); replayed from it",
                 was - now

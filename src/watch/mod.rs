@@ -242,3 +242,54 @@ pub fn run(config: Config, sink: &mut dyn view::Sink, stop: &AtomicBool) -> io::
     sink.finish(&summary)?;
     Ok(summary)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(w: &mut Watched, text: &str) -> Vec<(&'static str, usize)> {
+        w.apply(text.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
+            .iter()
+            .map(|e| (e.kind.name(), e.ply))
+            .collect()
+    }
+
+    #[test]
+    fn each_event_once_and_again_only_when_new() {
+        let mut w = Watched::new(PathBuf::from("live.pgn"));
+        let mate = "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 Qh4# *\n";
+        assert_eq!(kinds(&mut w, mate), [("game-ended", 4)]);
+        assert_eq!(kinds(&mut w, mate), []);
+        // Unterminated and shorter: a write in progress, not a take-back.
+        assert_eq!(
+            kinds(&mut w, "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 "),
+            []
+        );
+        let result = mate.replace(" *", " 1-0");
+        assert_eq!(kinds(&mut w, &result), [("result-entered", 4)]);
+        assert_eq!(kinds(&mut w, &result), []);
+        // Taken back with a marker: said, and the mate again when replayed.
+        assert_eq!(
+            kinds(&mut w, "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 *\n"),
+            [("record-changed", 3)]
+        );
+        assert_eq!(kinds(&mut w, mate), [("game-ended", 4)]);
+        // A new start position: everything replayed from the start.
+        let fen = "[White \"A\"]\n[Black \"B\"]\n[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1\"]\n\n*\n";
+        assert_eq!(
+            kinds(&mut w, fen),
+            [("record-changed", 0), ("game-ended", 0)]
+        );
+    }
+
+    #[test]
+    fn boards_are_known_by_their_tags() {
+        let mut w = Watched::new(PathBuf::from("live.pgn"));
+        let a = "[Round \"1\"]\n[Board \"1\"]\n[White \"A\"]\n\n1. f3 e5 2. g4 Qh4# *\n";
+        let b = "[Round \"1\"]\n[Board \"2\"]\n[White \"C\"]\n\n1. e4 *\n";
+        assert_eq!(kinds(&mut w, &format!("{a}\n{b}")), [("game-ended", 4)]);
+        // The same boards in the other order: nothing new.
+        assert_eq!(kinds(&mut w, &format!("{b}\n{a}")), []);
+        assert_eq!(w.boards.len(), 2);
+    }
+}

@@ -175,7 +175,7 @@ impl<W: Write> Live<W> {
                 now.get(11..19).unwrap_or(&now)
             ),
             format!(
-                "  {:<14} {:<6} {:<28} {:>4} {:<12} {}",
+                "  {:<12} {:<5} {:<22} {:>4} {:<11} {}",
                 "FILE", "BOARD", "PLAYERS", "PLY", "LAST MOVE", "STATE"
             ),
         ];
@@ -197,13 +197,13 @@ impl<W: Write> Live<W> {
                 }
                 let newest = newest.is_some() && b.alert_at == newest;
                 let text = format!(
-                    "{} {:<14} {:<6} {:<28} {:>4} {:<12} {}",
+                    "{} {:<12} {:<5} {:<22} {:>4} {:<11} {}",
                     if newest { '>' } else { ' ' },
-                    clip(&name, 14),
-                    clip(&b.id.label(), 6),
-                    clip(&b.id.players(), 28),
+                    clip(&name, 12),
+                    clip(&b.id.label(), 5),
+                    clip(&b.id.players(), 22),
                     b.plies,
-                    clip(b.last_move.as_deref().unwrap_or("-"), 12),
+                    clip(b.last_move.as_deref().unwrap_or("-"), 11),
                     b.state()
                 );
                 let text = clip(&text, width);
