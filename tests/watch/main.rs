@@ -450,7 +450,7 @@ fn live_view_draws_one_line_per_board() {
         let frames: Vec<&str> = out.split("verify-claim watch · ").skip(1).collect();
         assert_eq!(frames.len(), 2, "{out}");
         for f in &frames {
-            let boards: Vec<&str> = f.lines().filter(|l| l.contains("round5.pgn ")).collect();
+            let boards: Vec<&str> = f.lines().filter(|l| l.contains("round5.pgn   ")).collect();
             assert_eq!(boards.len(), 3, "{f}");
             // The checkmate on board 5.1 is the only alert: highlighted.
             assert!(
