@@ -98,7 +98,7 @@ impl Board {
             parts.push(format!("ILLEGAL MOVE {label}"));
         }
         if let Some(end) = &self.ended {
-            parts.push(format!("ENDED: {} ({})", end.words, end.article));
+            parts.push(format!("ENDED {} {}", end.words, end.article));
             if self.after_end {
                 parts.push("MOVES AFTER END".to_owned());
             }
@@ -108,8 +108,12 @@ impl Board {
         if let Some(r) = &self.result {
             let against = self.result_agrees == Some(false);
             parts.push(format!(
-                "result {r}{}",
-                if against { " AGAINST THE LAWS" } else { "" }
+                "{r}{}",
+                if against {
+                    " AGAINST THE LAWS"
+                } else {
+                    " entered"
+                }
             ));
         }
         parts.join(" · ")
@@ -389,9 +393,16 @@ impl Board {
             } else {
                 "unchanged material"
             };
+            let short = ["threefold", "fifty moves", "material"][if i == 0 {
+                0
+            } else if rules.count_rule == "fifty-move" {
+                1
+            } else {
+                2
+            }];
             claims.push(match &mv {
-                Some(m) => format!("{words} by writing {m}"),
-                None => format!("{words} on the board"),
+                Some(m) => format!("{short} by writing {m}"),
+                None => format!("{short} on the board"),
             });
             if before.is_some_and(|b| b[i]) {
                 continue;
@@ -532,8 +543,8 @@ fn short_reason(r: claims::GameOverReason) -> &'static str {
         R::Stalemate => "stalemate",
         R::InsufficientMaterial => "insufficient material",
         R::DeadPosition => "dead position",
-        R::FivefoldRepetition => "fivefold repetition",
-        R::SeventyFiveMove => "75-move rule",
-        R::NoMoves => "no moves (a loss)",
+        R::FivefoldRepetition => "fivefold",
+        R::SeventyFiveMove => "75 moves",
+        R::NoMoves => "no moves (lost)",
     }
 }

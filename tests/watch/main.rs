@@ -455,11 +455,14 @@ fn live_view_draws_one_line_per_board() {
             // The checkmate on board 5.1 is the only alert: highlighted.
             assert!(
                 boards[0].starts_with("\x1b[7m> round5.pgn")
-                    && boards[0].contains("ENDED: checkmate (5.1.1)"),
+                    && boards[0].contains("ENDED checkmate 5.1.1"),
                 "{f}"
             );
-            assert!(boards[1].contains("result 1/2-1/2"), "{f}");
-            assert!(boards[2].contains("White may claim: threefold"), "{f}");
+            assert!(boards[1].contains("1/2-1/2 entered"), "{f}");
+            assert!(
+                boards[2].contains("White may claim: threefold on the board"),
+                "{f}"
+            );
         }
         // The second frame goes back up over the first.
         let lines = frames[0].matches('\n').count();
