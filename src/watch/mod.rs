@@ -174,9 +174,12 @@ impl Watcher {
     /// One poll of every file; the new events, in file order.
     pub fn poll(&mut self, now: Instant) -> Vec<Event> {
         let mut added = false;
-        for path in follow::targets(&self.config.paths, MAX_FILES) {
-            if !self.files.iter().any(|w| w.follow.path == path) && self.files.len() < MAX_FILES {
-                self.files.push(Watched::new(path));
+        let targets = follow::targets(&self.config.paths, MAX_FILES);
+        let known: std::collections::HashSet<PathBuf> =
+            self.files.iter().map(|w| w.follow.path.clone()).collect();
+        for path in &targets {
+            if self.files.len() < MAX_FILES && !known.contains(path) {
+                self.files.push(Watched::new(path.clone()));
                 added = true;
             }
         }
@@ -184,7 +187,14 @@ impl Watcher {
             self.files.sort_by(|a, b| a.follow.path.cmp(&b.follow.path));
         }
         let mut out = Vec::new();
-        for w in &mut self.files {
+        // A file no longer listed (deleted from a folder, or a named path
+        // that became a folder) keeps its state but is not looked at.
+        let listed: std::collections::HashSet<&PathBuf> = targets.iter().collect();
+        for w in self
+            .files
+            .iter_mut()
+            .filter(|w| listed.contains(&w.follow.path))
+        {
             match w.follow.poll(now, self.config.encoding) {
                 Poll::Nothing | Poll::Missing => {}
                 Poll::Ready(bytes) => {
