@@ -5,6 +5,7 @@
 //! - [`json`]: one JSON object, the documented schema (README, "JSON").
 
 pub mod json;
+pub mod position;
 pub mod scan;
 pub mod text;
 
@@ -111,6 +112,17 @@ impl ClaimReport {
                 GameType::ColumnDraughts => vec!["the clocks (1.13.2, note d)"],
             },
         }
+    }
+
+    /// The claim as `verify-claim claim --format json` prints it (README,
+    /// "JSON output").
+    pub fn to_json(&self) -> serde_json::Value {
+        json::claim(self)
+    }
+
+    /// The claim as an arbiter's note (`--format text`).
+    pub fn to_text(&self) -> String {
+        text::claim(self)
     }
 
     /// The label of a ply ("after 24...Kg8", "at the start position").
