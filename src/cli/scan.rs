@@ -49,8 +49,8 @@ pub struct ScanArgs {
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
-    /// How to read tag values that are not UTF-8.
-    #[arg(long, value_enum, default_value = "utf8")]
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
     pub encoding: EncodingArg,
     /// No progress bar, even on a terminal.
     #[arg(long)]
