@@ -80,6 +80,8 @@ pub struct Watched {
     /// Indices into `boards` of the games in the last read, in order.
     pub shown: Vec<usize>,
     last_error: Option<String>,
+    /// Set on Ctrl-C: a long first read stops between games.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Watched {
@@ -91,6 +93,7 @@ impl Watched {
             index: std::collections::HashMap::new(),
             shown: Vec::new(),
             last_error: None,
+            stop: None,
         }
     }
 
@@ -108,6 +111,9 @@ impl Watched {
         let mut shown = Vec::new();
         let mut index = 0;
         while let Some(game) = reader.next_game() {
+            if self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
+                break;
+            }
             index += 1;
             let record = match game {
                 Ok(r) => r,
@@ -160,13 +166,15 @@ impl Watched {
 /// Every followed file.
 pub struct Watcher {
     config: Config,
+    stop: Arc<AtomicBool>,
     pub files: Vec<Watched>,
 }
 
 impl Watcher {
-    pub fn new(config: Config) -> Watcher {
+    pub fn new(config: Config, stop: Arc<AtomicBool>) -> Watcher {
         Watcher {
             config,
+            stop,
             files: Vec::new(),
         }
     }
@@ -179,7 +187,9 @@ impl Watcher {
             self.files.iter().map(|w| w.follow.path.clone()).collect();
         for path in &targets {
             if self.files.len() < MAX_FILES && !known.contains(path) {
-                self.files.push(Watched::new(path.clone()));
+                let mut w = Watched::new(path.clone());
+                w.stop = Some(Arc::clone(&self.stop));
+                self.files.push(w);
                 added = true;
             }
         }
@@ -195,6 +205,9 @@ impl Watcher {
             .iter_mut()
             .filter(|w| listed.contains(&w.follow.path))
         {
+            if self.stop.load(Ordering::SeqCst) {
+                break;
+            }
             match w.follow.poll(now, self.config.encoding) {
                 Poll::Nothing | Poll::Missing => {}
                 Poll::Ready(bytes) => {
@@ -224,9 +237,13 @@ impl Watcher {
 }
 
 /// Runs until `stop` is set (Ctrl-C), printing with `sink`.
-pub fn run(config: Config, sink: &mut dyn view::Sink, stop: &AtomicBool) -> io::Result<Summary> {
+pub fn run(
+    config: Config,
+    sink: &mut dyn view::Sink,
+    stop: &Arc<AtomicBool>,
+) -> io::Result<Summary> {
     let started = Instant::now();
-    let mut watcher = Watcher::new(config);
+    let mut watcher = Watcher::new(config, Arc::clone(stop));
     let mut summary = Summary::default();
     let step = Duration::from_millis(10);
     while !stop.load(Ordering::SeqCst) {
