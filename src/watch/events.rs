@@ -264,8 +264,8 @@ impl Board {
                     EventKind::IllegalMove,
                     e.message,
                 );
-                ev.mv = Some(numbered::<G>(&replay.positions[e.index], text));
-                ev.side = Some(G::side_to_move(&replay.positions[e.index]));
+                ev.mv = Some(numbered::<G>(&replay.position(e.index), text));
+                ev.side = Some(G::side_to_move(&replay.position(e.index)));
                 ev.place = Some(place_of(cx.bytes, e.offset, Place { line: 1, col: 1 }));
                 self.illegal = Some((
                     e.index + 1,
@@ -309,7 +309,7 @@ impl Board {
                 ),
             );
             e.mv = Some(replay.label(end.ply + 1));
-            e.side = Some(G::side_to_move(&replay.positions[end.ply]));
+            e.side = Some(G::side_to_move(&replay.position(end.ply)));
             e.article = Some(end.article);
             e.reason = Some(end.reason);
             out.push(e);
@@ -361,11 +361,11 @@ impl Board {
         // move could reach having stood twice).
         let could = [
             grounds[0].is_none() && twice_stood(replay, p),
-            grounds[1].is_none() && G::count_clock(&replay.positions[p]) + 1 >= rules.count_plies,
+            grounds[1].is_none() && G::count_clock(&replay.position(p)) + 1 >= rules.count_plies,
         ];
         if could.contains(&true) {
             let pending = claims::pending(replay, rules, p);
-            let pos = &replay.positions[p];
+            let pos = &replay.position(p);
             for (i, moves) in [pending.repetition, pending.count].into_iter().enumerate() {
                 if grounds[i].is_some() {
                     continue;
@@ -461,7 +461,7 @@ impl Board {
         );
         if over.ply > 0 {
             e.mv = Some(replay.label(over.ply));
-            e.side = Some(G::side_to_move(&replay.positions[over.ply - 1]));
+            e.side = Some(G::side_to_move(&replay.position(over.ply - 1)));
         }
         e.article = Some(over.article);
         e.reason = Some(reason);
@@ -533,7 +533,7 @@ impl Board {
 /// irreversible move, has stood twice (by hash: a necessary condition for
 /// a written move to repeat it a third time; the engine confirms).
 fn twice_stood<G: Game>(replay: &Replay<G>, p: usize) -> bool {
-    let hashes: Vec<u64> = (replay.since[p]..p)
+    let hashes: Vec<u64> = (replay.since(p)..p)
         .filter(|q| (p - q) % 2 == 1)
         .map(|q| replay.hashes[q])
         .collect();
