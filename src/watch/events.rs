@@ -356,7 +356,14 @@ impl Board {
             let i = usize::from(g.rule != rules.repetition_rule);
             grounds[i].get_or_insert((g, None));
         }
-        if grounds.iter().any(Option::is_none) {
+        // pending plays every legal move: only where a written move could
+        // complete a claim at all (the count one short, or a position the
+        // move could reach having stood twice).
+        let could = [
+            grounds[0].is_none() && twice_stood(replay, p),
+            grounds[1].is_none() && G::count_clock(&replay.position(p)) + 1 >= rules.count_plies,
+        ];
+        if could.contains(&true) {
             let pending = claims::pending(replay, rules, p);
             let pos = &replay.position(p);
             for (i, moves) in [pending.repetition, pending.count].into_iter().enumerate() {
@@ -520,6 +527,20 @@ impl Board {
         self.result_agrees = Some(agrees);
         out.push(e);
     }
+}
+
+/// Whether some position with the opponent to move, since the last
+/// irreversible move, has stood twice (by hash: a necessary condition for
+/// a written move to repeat it a third time; the engine confirms).
+fn twice_stood<G: Game>(replay: &Replay<G>, p: usize) -> bool {
+    let hashes: Vec<u64> = (replay.since(p)..p)
+        .filter(|q| (p - q) % 2 == 1)
+        .map(|q| replay.hashes[q])
+        .collect();
+    hashes
+        .iter()
+        .enumerate()
+        .any(|(i, h)| hashes[i + 1..].contains(h))
 }
 
 /// The JSON name of how a game ended.

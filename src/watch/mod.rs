@@ -80,6 +80,8 @@ pub struct Watched {
     /// Indices into `boards` of the games in the last read, in order.
     pub shown: Vec<usize>,
     last_error: Option<String>,
+    /// Set on Ctrl-C: a long first read stops between games.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Watched {
@@ -91,28 +93,47 @@ impl Watched {
             index: std::collections::HashMap::new(),
             shown: Vec::new(),
             last_error: None,
+            stop: None,
         }
     }
 
     /// Follows every game of a read; returns the events, in file order.
     pub fn apply(&mut self, bytes: &[u8], options: &ScanOptions, encoding: Encoding) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.apply_with(bytes, options, encoding, &mut |e| out.push(e));
+        out
+    }
+
+    /// Follows every game of a read, handing each board's events to `emit`
+    /// as soon as they are known (a large first read shows as it goes).
+    pub fn apply_with(
+        &mut self,
+        bytes: &[u8],
+        options: &ScanOptions,
+        encoding: Encoding,
+        emit: &mut dyn FnMut(Event),
+    ) {
         let file = Arc::clone(&self.file);
         let cx = Context {
             file: &file,
             bytes,
             options,
         };
-        let mut out = Vec::new();
         let mut reader = Reader::new(bytes, encoding);
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut shown = Vec::new();
         let mut index = 0;
         while let Some(game) = reader.next_game() {
+            if self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
+                break;
+            }
             index += 1;
             let record = match game {
                 Ok(r) => r,
                 Err(e) => {
-                    out.extend(self.error(bytes, e.offset, e.message));
+                    if let Some(ev) = self.error(bytes, e.offset, e.message) {
+                        emit(ev);
+                    }
                     continue;
                 }
             };
@@ -130,13 +151,14 @@ impl Watched {
                 None => continue,
             };
             self.boards[at].id.index = index;
-            out.extend(self.boards[at].update(&record, &cx));
+            for ev in self.boards[at].update(&record, &cx) {
+                emit(ev);
+            }
             shown.push(at);
         }
         if index > 0 {
             self.shown = shown;
         }
-        out
     }
 
     /// A file-level problem, said once per message.
@@ -160,33 +182,36 @@ impl Watched {
 /// Every followed file.
 pub struct Watcher {
     config: Config,
+    stop: Arc<AtomicBool>,
     pub files: Vec<Watched>,
 }
 
 impl Watcher {
-    pub fn new(config: Config) -> Watcher {
+    pub fn new(config: Config, stop: Arc<AtomicBool>) -> Watcher {
         Watcher {
             config,
+            stop,
             files: Vec::new(),
         }
     }
 
     /// One poll of every file; the new events, in file order.
-    pub fn poll(&mut self, now: Instant) -> Vec<Event> {
+    pub fn poll(&mut self, now: Instant, emit: &mut dyn FnMut(Event)) {
         let mut added = false;
         let targets = follow::targets(&self.config.paths, MAX_FILES);
         let known: std::collections::HashSet<PathBuf> =
             self.files.iter().map(|w| w.follow.path.clone()).collect();
         for path in &targets {
             if self.files.len() < MAX_FILES && !known.contains(path) {
-                self.files.push(Watched::new(path.clone()));
+                let mut w = Watched::new(path.clone());
+                w.stop = Some(Arc::clone(&self.stop));
+                self.files.push(w);
                 added = true;
             }
         }
         if added {
             self.files.sort_by(|a, b| a.follow.path.cmp(&b.follow.path));
         }
-        let mut out = Vec::new();
         // A file no longer listed (deleted from a folder, or a named path
         // that became a folder) keeps its state but is not looked at.
         let listed: std::collections::HashSet<&PathBuf> = targets.iter().collect();
@@ -195,17 +220,22 @@ impl Watcher {
             .iter_mut()
             .filter(|w| listed.contains(&w.follow.path))
         {
+            if self.stop.load(Ordering::SeqCst) {
+                break;
+            }
             match w.follow.poll(now, self.config.encoding) {
                 Poll::Nothing | Poll::Missing => {}
                 Poll::Ready(bytes) => {
                     w.last_error = None;
-                    out.extend(w.apply(&bytes, &self.config.options, self.config.encoding));
+                    w.apply_with(&bytes, &self.config.options, self.config.encoding, emit);
                 }
                 Poll::Broken(bytes, offset, message) => {
-                    out.extend(w.error(&bytes, offset, message))
+                    if let Some(ev) = w.error(&bytes, offset, message) {
+                        emit(ev);
+                    }
                 }
                 Poll::Failed(message) => {
-                    out.push(Event::new(
+                    emit(Event::new(
                         &w.file,
                         &GameId::none(),
                         0,
@@ -215,7 +245,6 @@ impl Watcher {
                 }
             }
         }
-        out
     }
 
     pub fn interval(&self) -> Duration {
@@ -224,19 +253,32 @@ impl Watcher {
 }
 
 /// Runs until `stop` is set (Ctrl-C), printing with `sink`.
-pub fn run(config: Config, sink: &mut dyn view::Sink, stop: &AtomicBool) -> io::Result<Summary> {
+pub fn run(
+    config: Config,
+    sink: &mut dyn view::Sink,
+    stop: &Arc<AtomicBool>,
+) -> io::Result<Summary> {
     let started = Instant::now();
-    let mut watcher = Watcher::new(config);
+    let mut watcher = Watcher::new(config, Arc::clone(stop));
     let mut summary = Summary::default();
     let step = Duration::from_millis(10);
     while !stop.load(Ordering::SeqCst) {
         let tick = Instant::now();
-        let events = watcher.poll(tick);
-        for e in &events {
+        let mut failed = None;
+        let mut any = false;
+        watcher.poll(tick, &mut |e| {
+            any = true;
             *summary.by_kind.entry(e.kind).or_default() += 1;
-            sink.event(e, std::time::SystemTime::now())?;
+            if failed.is_none()
+                && let Err(err) = sink.event(&e, std::time::SystemTime::now())
+            {
+                failed = Some(err);
+            }
+        });
+        if let Some(err) = failed {
+            return Err(err);
         }
-        sink.refresh(&watcher.files, !events.is_empty())?;
+        sink.refresh(&watcher.files, any)?;
         let next = tick + watcher.interval();
         while !stop.load(Ordering::SeqCst) {
             let now = Instant::now();
