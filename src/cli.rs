@@ -19,9 +19,10 @@ pub enum ClaimArg {
     /// Threefold repetition (9.2).
     #[value(alias = "repetition")]
     Threefold,
-    /// The fifty-move rule (9.3); for column draughts, unchanged material (1.13.1).
-    #[value(alias = "unchanged-material")]
+    /// The fifty-move rule (9.3).
     Fifty,
+    /// Column draughts: material unchanged for 15 moves by each player (1.13.1).
+    UnchangedMaterial,
     /// Any ground.
     Any,
 }
@@ -57,6 +58,8 @@ pub enum DeadSearchArg {
 pub enum FormatArg {
     Text,
     Json,
+    /// The game written back with the verdict as a tag and comments.
+    Pgn,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -101,6 +104,9 @@ pub struct ClaimArgs {
     pub rules: RulesArg,
     #[arg(long, value_enum, default_value = "text")]
     pub format: FormatArg,
+    /// Show the helpmate lines behind "not a dead position" (always in JSON).
+    #[arg(long)]
+    pub explain: bool,
     /// How to read tag values that are not UTF-8.
     #[arg(long, value_enum, default_value = "utf8")]
     pub encoding: EncodingArg,
@@ -393,7 +399,7 @@ fn decide<G: Game>(
         written: args.written.as_deref(),
         kind: match args.claim {
             ClaimArg::Threefold => ClaimKind::Repetition,
-            ClaimArg::Fifty => ClaimKind::Count,
+            ClaimArg::Fifty | ClaimArg::UnchangedMaterial => ClaimKind::Count,
             ClaimArg::Any => ClaimKind::Any,
         },
         claimant: args.claimant.map(|c| match c {
@@ -431,7 +437,7 @@ fn decide<G: Game>(
             .map(str::to_owned),
     );
     let valid = verdict.valid;
-    let report = ClaimReport::new(
+    let mut report = ClaimReport::new(
         &input.name,
         index,
         rules.name,
@@ -440,13 +446,28 @@ fn decide<G: Game>(
         verdict,
         notes,
     );
+    report.explain = args.explain;
     let stdout = match args.format {
         FormatArg::Text => report::text::claim(&report),
         FormatArg::Json => format!("{}\n", report::json::claim(&report)),
+        FormatArg::Pgn => {
+            let a = report::pgn::claim_annotation(&report);
+            raw_stdout(report::pgn::annotate_game(&input.bytes, record, &a))
+        }
     };
     Ok(Outcome {
         stdout,
         status: if valid { 0 } else { 1 },
+    })
+}
+
+/// Output bytes as the stdout string; bytes that are not UTF-8 (a Latin-1
+/// record written back) go to stdout directly, unchanged.
+fn raw_stdout(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| {
+        use std::io::Write;
+        let _ = std::io::stdout().lock().write_all(e.as_bytes());
+        String::new()
     })
 }
 
@@ -456,6 +477,15 @@ pub enum ScanFormat {
     Jsonl,
     Csv,
     Github,
+    /// The input games written back, a comment at each finding.
+    Pgn,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MinSeverity {
+    Info,
+    Warning,
+    Error,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -489,6 +519,10 @@ pub struct ScanArgs {
     /// Exit with status 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
+    /// Print only findings at or above this severity (the exit status and
+    /// the summary still count every finding).
+    #[arg(long, value_enum, default_value = "info")]
+    pub min_severity: MinSeverity,
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
@@ -568,6 +602,13 @@ fn check_position(args: CheckPositionArgs) -> Result<Outcome, Diagnostic> {
     let number = ChessGame::move_number(&pos);
     let to_move = ChessGame::side_to_move(&pos);
     let stdout = match args.format {
+        FormatArg::Pgn => {
+            return Err(Diagnostic::new(
+                "--format pgn",
+                None,
+                "check-position writes text or json; pgn is for claims and scans",
+            ));
+        }
         FormatArg::Json => {
             let mut v = report::json::dead_check(&check);
             v["dead"] = serde_json::json!(dead);
@@ -656,6 +697,12 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
             EncodingArg::Latin1 => Encoding::Latin1,
         },
         progress: !args.no_progress && std::io::stderr().is_terminal(),
+        min_severity: match args.min_severity {
+            MinSeverity::Info => Severity::Info,
+            MinSeverity::Warning => Severity::Warning,
+            MinSeverity::Error => Severity::Error,
+        },
+        annotate: args.format == ScanFormat::Pgn,
     };
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -664,6 +711,7 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
         ScanFormat::Jsonl => Box::new(printers::Jsonl),
         ScanFormat::Csv => Box::new(printers::Csv::new()),
         ScanFormat::Github => Box::new(printers::Github),
+        ScanFormat::Pgn => Box::new(crate::report::pgn::Pgn),
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = match crate::scan::run(config, printer.as_mut(), &mut out) {

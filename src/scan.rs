@@ -45,6 +45,8 @@ enum Work {
         /// Lines in the chunk; the findings' lines count from 1 within it.
         lines: u32,
         findings: Vec<Placed>,
+        /// The chunk written back annotated (`--format pgn`).
+        text: Option<Vec<u8>>,
     },
     /// An input that could not be read, or stopped being readable.
     Failed { file: Arc<str>, message: String },
@@ -175,6 +177,11 @@ pub struct Config {
     pub options: ScanOptions,
     pub encoding: Encoding,
     pub progress: bool,
+    /// Findings below this are not printed (they still count for the
+    /// summary and the exit status).
+    pub min_severity: Severity,
+    /// Write the input back annotated (`--format pgn`).
+    pub annotate: bool,
 }
 
 /// Runs the scan, printing with `printer` to `out`.
@@ -205,6 +212,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     let (done_tx, done_rx) = mpsc::channel::<u64>();
     let options = config.options;
     let encoding = config.encoding;
+    let (min_severity, annotate) = (config.min_severity, config.annotate);
     let producer_consumed = Arc::clone(&consumed);
 
     std::thread::scope(|scope| -> io::Result<Summary> {
@@ -256,6 +264,14 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                             pool.spawn(move || {
                                 let (games, plies, lines, findings) =
                                     analyse_chunk(&chunk, encoding, &options);
+                                let text = annotate.then(|| {
+                                    crate::report::pgn::annotate_chunk(
+                                        &chunk.bytes,
+                                        encoding,
+                                        &findings,
+                                        min_severity,
+                                    )
+                                });
                                 let _ = tx.send((
                                     s,
                                     Work::Chunk {
@@ -264,6 +280,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                                         plies,
                                         lines,
                                         findings,
+                                        text,
                                     },
                                 ));
                             });
@@ -279,6 +296,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                                     plies: 0,
                                     lines: 0,
                                     findings: Vec::new(),
+                                    text: None,
                                 },
                             ));
                             seq += 1;
@@ -336,6 +354,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                         plies,
                         lines,
                         mut findings,
+                        text,
                     } => {
                         if current_file.as_deref() != Some(&*file) {
                             current_file = Some(Arc::clone(&file));
@@ -349,6 +368,9 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                             let sev = p.finding.kind.severity();
                             summary.worst = summary.worst.max(Some(sev));
                             *summary.by_kind.entry(p.finding.kind).or_default() += 1;
+                            if sev < min_severity {
+                                continue;
+                            }
                             printer.finding(
                                 &Row {
                                     file: &file,
@@ -357,6 +379,9 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                                 },
                                 out,
                             )?;
+                        }
+                        if let Some(t) = text {
+                            printer.chunk_text(&t, out)?;
                         }
                         games_before += games;
                         lines_before += lines;

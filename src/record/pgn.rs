@@ -43,6 +43,8 @@ pub struct Tag<'a> {
     pub value: Cow<'a, str>,
     /// Offset of the opening `[`.
     pub offset: usize,
+    /// Offset just after the closing `]`.
+    pub end: usize,
 }
 
 /// A token of the movetext that should be a move (the game decides).
@@ -70,6 +72,9 @@ pub struct GameRecord<'a> {
     pub tags: Vec<Tag<'a>>,
     pub moves: Vec<MoveToken<'a>>,
     pub result: Option<ResultToken<'a>>,
+    /// Offset just after the game: after its termination marker, or where
+    /// the next game's tags (or the input) begin.
+    pub end: usize,
 }
 
 impl<'a> GameRecord<'a> {
@@ -149,7 +154,10 @@ impl<'a> Reader<'a> {
             return None;
         }
         let start = self.pos;
-        let result = self.read_game(start);
+        let result = self.read_game(start).map(|mut g| {
+            g.end = self.pos;
+            g
+        });
         if result.is_err() {
             self.resync();
         }
@@ -225,6 +233,7 @@ impl<'a> Reader<'a> {
             tags: Vec::new(),
             moves: Vec::with_capacity(128),
             result: None,
+            end: start,
         };
         let b = self.bytes;
         // Tag section. A blank line then another tag means the game had
@@ -433,6 +442,7 @@ impl<'a> Reader<'a> {
             name,
             value,
             offset: open,
+            end: self.pos,
         })
     }
 
@@ -506,6 +516,16 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The end of the movetext token that starts at `offset` (a move with its
+/// glyphs, `e4!?`): the first space or delimiter after it.
+pub fn token_end(bytes: &[u8], offset: usize) -> usize {
+    let mut i = offset.min(bytes.len());
+    while i < bytes.len() && !is_delimiter(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
 fn lossy(bytes: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
@@ -531,6 +551,19 @@ mod tests {
         let g = games[0].as_ref().unwrap();
         assert_eq!(moves(g), ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0"]);
         assert_eq!(g.result.unwrap().text, "1/2-1/2");
+    }
+
+    #[test]
+    fn ends_of_games_tags_and_tokens() {
+        let src = "[A \"1\"] [B \"2\"]\n1. e4!? e5 *\n\n[A \"2\"]\n1. d4";
+        let games = read_all(src);
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(&src[g.offset..g.end], "[A \"1\"] [B \"2\"]\n1. e4!? e5 *");
+        assert_eq!(&src[g.tags[1].offset..g.tags[1].end], "[B \"2\"]");
+        let e4 = g.moves[0].offset;
+        assert_eq!(&src[e4..token_end(src.as_bytes(), e4)], "e4!?");
+        let g = games[1].as_ref().unwrap();
+        assert_eq!(g.end, src.len());
     }
 
     #[test]
