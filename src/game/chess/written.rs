@@ -110,3 +110,51 @@ pub(super) fn with_hint(e: MoveError, hint: &str) -> MoveError {
         MoveError::Ambiguous(s) => MoveError::Ambiguous(add(s)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::ChessGame;
+    use crate::game::{Game, MoveError};
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn hints_and_slips() {
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let e = ChessGame::parse_written(&p, "o-o").unwrap_err();
+        assert!(e.to_string().contains("did you mean O-O?"), "{e}");
+        let e = ChessGame::parse_written(&p, "rb1").unwrap_err();
+        assert!(e.to_string().contains("did you mean Rb1?"), "{e}");
+        // A capture mark on an empty square: refused as written, with the
+        // true reason, and read as the plain move by `written_slip`.
+        let e = ChessGame::parse_written(&p, "Rxb1").unwrap_err();
+        assert!(
+            matches!(&e, MoveError::Illegal(s) if s.contains("marks a capture (x), but b1 is empty")),
+            "{e}"
+        );
+        let (m, note) = ChessGame::written_slip(&p, "Rxb1").unwrap();
+        assert_eq!(ChessGame::notation(&p, &m), "Rb1");
+        assert!(note.contains("scoresheet slip"));
+        // No capture mark where there is something to take.
+        let p = pos("4k3/8/8/8/8/8/8/r3K2R w K - 0 1");
+        let e = ChessGame::parse_written(&p, "Ra8").unwrap_err();
+        assert!(
+            e.to_string().contains("no White rook can move to a8"),
+            "{e}"
+        );
+        let p = pos("4k3/8/8/8/8/8/r7/R3K3 w - - 0 1");
+        let e = ChessGame::parse_written(&p, "Ra2").unwrap_err();
+        assert!(e.to_string().contains("no capture mark"), "{e}");
+        assert!(ChessGame::written_slip(&p, "Ra2").is_none());
+        // A king's move to an attacked square is still refused as such.
+        let p = pos("4k3/8/8/8/8/8/8/3RK3 b - - 0 1");
+        let e = ChessGame::parse_written(&p, "Kd8").unwrap_err();
+        assert!(e.to_string().contains("that square is attacked"), "{e}");
+    }
+}
