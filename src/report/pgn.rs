@@ -205,7 +205,6 @@ fn scan_annotation<'a>(findings: impl Iterator<Item = &'a Placed>) -> Annotation
     if kinds.is_empty() {
         return a;
     }
-    kinds.sort_by(|x, y| y.0.cmp(&x.0));
     let mut parts: Vec<String> = Vec::new();
     for sev in [Severity::Error, Severity::Warning, Severity::Info] {
         let names: Vec<&str> = kinds.iter().filter(|k| k.0 == sev).map(|k| k.1).collect();
