@@ -7,6 +7,7 @@
 
 pub mod json;
 pub mod pgn;
+pub mod position;
 pub mod scan;
 pub mod text;
 
@@ -121,6 +122,17 @@ impl ClaimReport {
             },
             explain: false,
         }
+    }
+
+    /// The claim as `verify-claim claim --format json` prints it (README,
+    /// "JSON output").
+    pub fn to_json(&self) -> serde_json::Value {
+        json::claim(self)
+    }
+
+    /// The claim as an arbiter's note (`--format text`).
+    pub fn to_text(&self) -> String {
+        text::claim(self)
     }
 
     /// The label of a ply ("after 24...Kg8", "at the start position").
