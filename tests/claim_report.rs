@@ -100,7 +100,7 @@ fn lower_case_piece_letters_get_a_hint() {
 
 #[test]
 fn the_help_names_every_claim() {
-    let r = run(&["--help"]);
+    let r = run(&["claim", "--help"]);
     for word in [
         "threefold",
         "fifty",
