@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic, input};
+use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
 
 use super::{
     ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg, SideArg,
@@ -74,8 +74,8 @@ pub struct ClaimArgs {
     /// Show the helpmate lines behind "not a dead position" (always in JSON).
     #[arg(long)]
     pub explain: bool,
-    /// How to read tag values that are not UTF-8.
-    #[arg(long, value_enum, default_value = "utf8")]
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
     pub encoding: EncodingArg,
     /// How hard to look for a dead position (full: the unwinnability search).
     #[arg(long, value_enum, default_value = "full")]
@@ -111,13 +111,20 @@ impl ClaimArgs {
 }
 
 pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
-    let input = input::read(&args.file)?;
-    let mut report = verify_claim::decide(&input.name, &input.bytes, &args.options())?;
+    let (mut report, pgn) = if args.format == ClaimFormat::Pgn {
+        let (r, text) = verify_claim::decide_file_pgn(&args.file, &args.options())?;
+        (r, text)
+    } else {
+        (
+            verify_claim::decide_file(&args.file, &args.options())?,
+            Vec::new(),
+        )
+    };
     report.explain = args.explain;
     let stdout = match args.format {
         ClaimFormat::Text => report.to_text(),
         ClaimFormat::Json => format!("{}\n", report.to_json()),
-        ClaimFormat::Pgn => raw_stdout(report.to_pgn(&input.bytes, args.encoding.encoding())),
+        ClaimFormat::Pgn => raw_stdout(pgn),
     };
     Ok(Outcome {
         stdout,

@@ -46,6 +46,9 @@ pub struct ClaimReport {
     pub unverifiable: Vec<&'static str>,
     /// Print the helpmate lines behind "not a dead position" (`--explain`).
     pub explain: bool,
+    /// How the tag values were read: `utf-8`, or `latin1` when some were
+    /// not UTF-8 (or Latin-1 was asked for).
+    pub encoding: &'static str,
 }
 
 impl ClaimReport {
@@ -87,7 +90,7 @@ impl ClaimReport {
             .filter(|&q| q <= verdict.ply)
             .map(|q| (q, replay.label(q)))
             .collect();
-        let pos = &replay.positions[verdict.ply];
+        let pos = &replay.position(verdict.ply);
         // A written move of the player not having the move is no move of
         // the game: it gets no number.
         let written_label = verdict
@@ -113,6 +116,7 @@ impl ClaimReport {
             written_label,
             verdict,
             notes,
+            encoding: "utf-8",
             unverifiable: match G::TYPE {
                 GameType::Chess => vec![
                     "whether the claimant touched a piece before claiming (9.4)",

@@ -101,20 +101,6 @@ pub fn annotate_game(bytes: &[u8], record: &GameRecord<'_>, a: &Annotation) -> V
     out
 }
 
-impl ClaimReport {
-    /// The decided game of `bytes` (the record the report was made from)
-    /// written back with the verdict: `--format pgn`.
-    pub fn to_pgn(&self, bytes: &[u8], encoding: Encoding) -> Vec<u8> {
-        let mut reader = Reader::new(bytes, encoding);
-        let game = std::iter::from_fn(|| reader.next_game()).nth(self.game.saturating_sub(1));
-        match game {
-            Some(Ok(record)) => annotate_game(bytes, &record, &claim_annotation(self)),
-            // Not reached: the report was made from this record.
-            _ => Vec::new(),
-        }
-    }
-}
-
 /// The annotation of a decided claim: the verdict in the tag and at the
 /// claim point, the occurrences of the position, where the game ended.
 pub fn claim_annotation(r: &ClaimReport) -> Annotation {
