@@ -97,6 +97,8 @@ fn scan(path: &Path, jobs: usize) -> usize {
         options: ScanOptions::default(),
         encoding: verify_claim::record::Encoding::Utf8,
         progress: false,
+        min_severity: verify_claim::claims::scan::Severity::Info,
+        annotate: false,
         follow: false,
     };
     let mut sink = std::io::sink();

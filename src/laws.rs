@@ -7,8 +7,11 @@
 //! Article numbers: fide-2009 uses the numbering of the seed text (the
 //! Russian 2011 order, 9.2.1/9.2.2/9.3.1/9.3.2; the English 2009 text letters
 //! the same paragraphs 9.2(a)/(b)); fide-2014 the lettered numbering of that
-//! edition (9.2.a, 9.6.a, ...); fide-2018 and fide-2023 the decimal one
-//! (9.2.1.1, 9.6.1, 5.2.2).
+//! edition (9.2.a, 9.6.a, ...); fide-2018 the decimal one (9.2.1.1,
+//! 9.2.1.2, 9.6.1, 5.2.2); fide-2023 renumbers the claim paragraphs 9.2.1
+//! (written move) and 9.2.2 (on the board), with the identity of positions
+//! in 9.2.3. Checked against public transcripts of the texts (README,
+//! "Editions and choices").
 
 use serde::Serialize;
 
@@ -204,6 +207,8 @@ pub struct Rulebook {
     pub automatic: Option<AutomaticDraws>,
     /// Who may claim: "the player having the move".
     pub claimant_article: &'static str,
+    /// When two positions are the same (castling rights, en passant).
+    pub identity_article: &'static str,
 }
 
 impl Rulebook {
@@ -222,7 +227,11 @@ impl Rulebook {
                 }),
             ),
             Edition::Fide2018 | Edition::Fide2023 => (
-                ("9.2.1.1", "9.2.1.2"),
+                if edition == Edition::Fide2018 {
+                    ("9.2.1.1", "9.2.1.2")
+                } else {
+                    ("9.2.1", "9.2.2")
+                },
                 ("9.3.1", "9.3.2"),
                 Some(AutomaticDraws {
                     repetitions: 5,
@@ -251,9 +260,13 @@ impl Rulebook {
             count_words: "50 moves by each player without a pawn move or a capture",
             automatic,
             claimant_article: match edition {
-                Edition::Fide2009 => "9.2",
-                Edition::Fide2014 => "9.2",
-                _ => "9.2.1",
+                Edition::Fide2018 => "9.2.1",
+                _ => "9.2",
+            },
+            identity_article: match edition {
+                Edition::Fide2009 | Edition::Fide2014 => "9.2",
+                Edition::Fide2018 => "9.2.2",
+                Edition::Fide2023 => "9.2.3",
             },
         }
     }
@@ -279,6 +292,7 @@ impl Rulebook {
             count_words: "15 moves by each player without a change of material (a capture or a promotion)",
             automatic: None,
             claimant_article: "1.13.2",
+            identity_article: "1.13.1",
         }
     }
 
@@ -324,7 +338,9 @@ impl Rulebook {
             Edition::Fide2018 | Edition::Fide2023 => ("9.5.3", 2),
         };
         // One minute in faster play: blitz from 2018 (Appendix B.2), rapid
-        // and blitz from 2023 (Appendix A.3, and B.3 for blitz).
+        // from 2023 (Appendix A.3) and blitz through B.3, which applies A.3
+        // unless the event applies B.2 (the Competition Rules, one arbiter
+        // per game). The 2014 Appendix B could not be confirmed.
         let fast = match edition {
             Edition::Fide2018 => Some(("B.2", "blitz", [TimeClass::Blitz].as_slice())),
             Edition::Fide2023 => Some((
@@ -342,6 +358,13 @@ impl Rulebook {
             }
         };
         match (time, fast) {
+            (Some(TimeClass::Blitz), Some(("A.3", _, _))) => Penalty {
+                article: "A.3",
+                minutes_added: Some(1),
+                text: format!(
+                    "{article} with Appendix B.3 and A.3: the arbiter adds one minute to the opponent's time (two where the event applies Appendix B.2, the Competition Rules){play}"
+                ),
+            },
             (Some(tc), Some((app, _, classes))) if classes.contains(&tc) => Penalty {
                 article: app,
                 minutes_added: Some(1),
@@ -356,6 +379,14 @@ impl Rulebook {
                     "{article}: the arbiter adds {} to the opponent's time ({} in {which} games, Appendix {app}; the record has no TimeControl tag){play}",
                     words(standard),
                     words(1)
+                ),
+            },
+            (Some(TimeClass::Blitz), None) if edition == Edition::Fide2014 => Penalty {
+                article,
+                minutes_added: Some(standard),
+                text: format!(
+                    "{article}: the arbiter adds {} to the opponent's time (in blitz the 2014 Appendix B may make it one: not confirmed from a transcript){play}",
+                    words(standard)
                 ),
             },
             _ => Penalty {
@@ -425,5 +456,47 @@ mod tests {
         assert_eq!(p.minutes_added, Some(2));
         let p = Rulebook::fide(Edition::Fide2023).penalty(None, None);
         assert!(p.text.contains("no TimeControl"));
+        let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Blitz), None);
+        assert_eq!((p.article, p.minutes_added), ("A.3", Some(1)));
+        assert!(
+            p.text.contains("B.3") && p.text.contains("B.2"),
+            "{}",
+            p.text
+        );
+        let p = Rulebook::fide(Edition::Fide2018).penalty(Some(TimeClass::Blitz), None);
+        assert_eq!((p.article, p.minutes_added), ("B.2", Some(1)));
+        let p = Rulebook::fide(Edition::Fide2014).penalty(Some(TimeClass::Blitz), None);
+        assert_eq!((p.article, p.minutes_added), ("9.5.b", Some(2)));
+    }
+
+    #[test]
+    fn claim_articles_by_edition() {
+        let article = |e| {
+            let r = Rulebook::fide(e);
+            (
+                r.repetition.written.unwrap_or("-"),
+                r.repetition.board,
+                r.count.written.unwrap_or("-"),
+                r.count.board,
+                r.identity_article,
+            )
+        };
+        assert_eq!(
+            article(Edition::Fide2009),
+            ("9.2.1", "9.2.2", "9.3.1", "9.3.2", "9.2")
+        );
+        assert_eq!(
+            article(Edition::Fide2014),
+            ("9.2.a", "9.2.b", "9.3.a", "9.3.b", "9.2")
+        );
+        assert_eq!(
+            article(Edition::Fide2018),
+            ("9.2.1.1", "9.2.1.2", "9.3.1", "9.3.2", "9.2.2")
+        );
+        assert_eq!(
+            article(Edition::Fide2023),
+            ("9.2.1", "9.2.2", "9.3.1", "9.3.2", "9.2.3")
+        );
+        assert_eq!(Rulebook::fide(Edition::Fide2023).claimant_article, "9.2");
     }
 }

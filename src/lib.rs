@@ -101,7 +101,7 @@ mod api;
 
 pub use api::{
     ClaimOptions, DeadSearch, Findings, PositionCheck, PositionOptions, ScanItem, ScanSettings,
-    check_position, decide, decide_file, scan_bytes, scan_paths,
+    check_position, decide, decide_file, decide_file_pgn, scan_bytes, scan_paths,
 };
 pub use claims::scan::{Kind, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};

@@ -58,6 +58,8 @@ enum Work {
         /// Line ends in the chunk; the findings' lines count from 1 within it.
         lines: u32,
         findings: Vec<Placed>,
+        /// The chunk written back annotated (`--format pgn`).
+        text: Option<Vec<u8>>,
     },
     /// An input that could not be read, or stopped being readable.
     Failed { file: Arc<str>, message: String },
@@ -225,6 +227,11 @@ pub struct Config {
     pub options: ScanOptions,
     pub encoding: Encoding,
     pub progress: bool,
+    /// Findings below this are not printed (they still count for the
+    /// summary and the exit status).
+    pub min_severity: Severity,
+    /// Write the input back annotated (`--format pgn`).
+    pub annotate: bool,
     /// Follow symbolic links met in directories.
     pub follow: bool,
 }
@@ -263,6 +270,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
             options: config.options,
             stop: Arc::clone(&stop),
             consumed: Arc::clone(&consumed),
+            annotate: config.annotate.then_some(config.min_severity),
         };
         std::thread::Builder::new()
             .name("scan worker".into())
@@ -280,7 +288,10 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
         .name("scan producer".into())
         .spawn(move || producer.run(items))?;
 
-    let mut order = Order::default();
+    let mut order = Order {
+        min_severity: Some(config.min_severity),
+        ..Order::default()
+    };
     let result = order.print_all(&result_rx, &token_tx, printer, out, |_| {
         if let Some(b) = &bar {
             b.set_position(consumed.load(Ordering::Relaxed));
@@ -318,6 +329,8 @@ struct Order {
     input: Option<usize>,
     games_before: usize,
     lines_before: u32,
+    /// Findings below this are counted, not printed.
+    min_severity: Option<Severity>,
 }
 
 impl Order {
@@ -369,6 +382,7 @@ impl Order {
                 plies,
                 lines,
                 mut findings,
+                text,
             } => {
                 if self.input != Some(input) {
                     self.input = Some(input);
@@ -382,12 +396,18 @@ impl Order {
                     let sev = p.finding.kind.severity();
                     self.summary.worst = self.summary.worst.max(Some(sev));
                     *self.summary.by_kind.entry(p.finding.kind).or_default() += 1;
+                    if self.min_severity.is_some_and(|m| sev < m) {
+                        continue;
+                    }
                     let row = Row {
                         file: &file,
                         game: self.games_before + p.game,
                         placed: p,
                     };
                     printer.finding(&row, out)?;
+                }
+                if let Some(t) = text {
+                    printer.chunk_text(&t, out)?;
                 }
                 self.games_before += games;
                 self.lines_before += lines;

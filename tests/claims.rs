@@ -21,7 +21,7 @@ fn threefold_only_with_the_written_move() {
     assert_eq!(v["rules"], "fide-2023");
     assert_eq!(
         v["grounds"],
-        j!([{"rule": "threefold-repetition", "article": "9.2.1.1", "plies": [0, 4, 8], "form": "written-move"}])
+        j!([{"rule": "threefold-repetition", "article": "9.2.1", "plies": [0, 4, 8], "form": "written-move"}])
     );
     // Without the written move the position has stood only twice.
     let (status, v) = json(&[&fx("threefold-written.pgn")]);
@@ -46,7 +46,7 @@ fn text_output_reads_like_an_arbiters_note() {
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert!(
         r.stdout
-            .starts_with("Claim VALID: threefold repetition (9.2.1.1)"),
+            .starts_with("Claim VALID: threefold repetition (9.2.1)"),
         "{}",
         r.stdout
     );

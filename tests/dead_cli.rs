@@ -33,7 +33,17 @@ fn claim_after_the_game_became_dead() {
     assert_eq!(v["game_over"], j!(null));
     assert_eq!(v["dead_check"]["dead"], false);
     assert_eq!(v["dead_check"]["white_can_win"], true);
+    // The text says so in one line; the helpmate lines only with --explain.
     let r = run(&["fixtures/chess/dead-wall.pgn", "--ply", "5"]);
+    assert!(
+        r.stdout
+            .contains("Not a dead position: both sides can still checkmate"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("helpmate"), "{}", r.stdout);
+    assert!(v["dead_check"]["helpmates"]["white"].is_array(), "{v}");
+    let r = run(&["fixtures/chess/dead-wall.pgn", "--ply", "5", "--explain"]);
     assert!(
         r.stdout
             .contains("White can still checkmate, e.g. (helpmate) 42..."),

@@ -71,6 +71,22 @@ pub fn decide_file(path: &str, opts: &ClaimOptions) -> Result<ClaimReport, Diagn
     decide_selected(&input::select(path, opts.encoding, opts.game)?, opts)
 }
 
+/// Like [`decide_file`], and also the decided game written back annotated
+/// with the verdict (`--format pgn`): its text exactly as in the input,
+/// with a `VerifyClaim` tag and comments at the claim point, the
+/// occurrences of the position and where the game ended.
+pub fn decide_file_pgn(
+    path: &str,
+    opts: &ClaimOptions,
+) -> Result<(ClaimReport, Vec<u8>), Diagnostic> {
+    let selected = input::select(path, opts.encoding, opts.game)?;
+    let report = decide_selected(&selected, opts)?;
+    let record = selected.record()?;
+    let annotation = crate::report::pgn::claim_annotation(&report);
+    let text = crate::report::pgn::annotate_game(&selected.input.bytes, &record, &annotation);
+    Ok((report, text))
+}
+
 fn decide_selected(selected: &Selected, opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
     let (input, index) = (&selected.input, selected.index);
     let record = selected.record()?;

@@ -116,6 +116,8 @@ pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findin
         options: settings.options,
         encoding: settings.encoding,
         progress: false,
+        min_severity: crate::claims::scan::Severity::Info,
+        annotate: false,
         follow: false,
     };
     let (tx, rx) = mpsc::sync_channel(1024);

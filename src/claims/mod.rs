@@ -225,6 +225,15 @@ pub struct Verdict {
     pub penalty: Option<Penalty>,
     /// Can either side still checkmate from the claim position?
     pub dead_check: DeadCheck,
+    /// How the written move was read, when not as written (a slip).
+    pub notes: Vec<String>,
+}
+
+impl Verdict {
+    /// The claim was made by the player not having the move.
+    pub fn wrong_side(&self) -> bool {
+        self.claimed_by.is_some_and(|by| by != self.claimant)
+    }
 }
 
 /// The first ply ≤ `upto` whose position is proved dead, given that the
@@ -268,10 +277,21 @@ pub fn decide<G: Game>(
         }
     }
 
+    // A claim by the player not having the move is no Article 9 claim: the
+    // written move (the other side's) is not read at all.
+    let wrong_side = req.claimant.is_some_and(|by| by != claimant);
     // The written move: parsed and played on a copy.
     let mut written = None;
-    if let Some(text) = req.written {
-        match G::parse_written(pos, text) {
+    let mut notes = Vec::new();
+    if let Some(text) = req.written.filter(|_| !wrong_side) {
+        let parsed = G::parse_written(pos, text).or_else(|e| match G::written_slip(pos, text) {
+            Some((m, note)) => {
+                notes.push(note);
+                Ok(m)
+            }
+            None => Err(e),
+        });
+        match parsed {
             Ok(m) => {
                 let mut next = pos.clone();
                 let hash = G::play(&mut next, &m, replay.hashes[p]);
@@ -365,14 +385,13 @@ pub fn decide<G: Game>(
         ));
         grounds.clear();
     }
-    if let Some(by) = req.claimant
-        && by != claimant
-    {
+    if wrong_side {
         reasons.push(format!(
-            "{} claimed, but {} had the move: only the player having the move may claim ({})",
-            by.title(),
+            "the claim is refused: {} did not have the move ({} had it); only the player having the move may claim ({}), so no draw claim was made: no penalty follows, and no written move of {}'s belongs to it",
+            claimant.other().title(),
             claimant.title(),
-            rules.claimant_article
+            rules.claimant_article,
+            claimant.title(),
         ));
         grounds.clear();
     }
@@ -419,8 +438,8 @@ pub fn decide<G: Game>(
     };
     let written_ending = written.as_ref().and_then(|(_, next, _)| G::ending(next));
     let valid = !grounds.is_empty();
-    let penalty =
-        (!valid && game_over.is_none()).then(|| rules.penalty(time, written_move.as_deref()));
+    let penalty = (!valid && game_over.is_none() && !wrong_side)
+        .then(|| rules.penalty(time, written_move.as_deref()));
     Ok(Verdict {
         ply: p,
         claimant,
@@ -437,6 +456,7 @@ pub fn decide<G: Game>(
         written_ending,
         penalty,
         dead_check,
+        notes,
     })
 }
 

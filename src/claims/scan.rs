@@ -33,6 +33,7 @@ pub enum Kind {
     UnwinnableFlagFall,
     UnwinnableResignation,
     ResultMismatch,
+    MovesAfterEnd,
     EarlyDrawAgreement,
 }
 
@@ -54,6 +55,7 @@ impl Kind {
             Kind::UnwinnableFlagFall => "unwinnable-flag-fall",
             Kind::UnwinnableResignation => "unwinnable-resignation",
             Kind::ResultMismatch => "result-mismatch",
+            Kind::MovesAfterEnd => "moves-after-end",
             Kind::EarlyDrawAgreement => "early-draw-agreement",
         }
     }
@@ -61,7 +63,7 @@ impl Kind {
     pub fn severity(self) -> Severity {
         match self {
             Kind::ResultMismatch | Kind::IllegalMove | Kind::ParseError => Severity::Error,
-            Kind::EarlyDrawAgreement => Severity::Warning,
+            Kind::EarlyDrawAgreement | Kind::MovesAfterEnd => Severity::Warning,
             _ => Severity::Info,
         }
     }
@@ -694,17 +696,38 @@ fn check_result<G: Game>(
     if let Some(e) = end {
         let how = e.kind.name().replace('-', " ");
         if e.ply < n {
-            out.push(mismatch(
-                e.ply,
-                end_offset,
-                recorded,
-                e.result,
-                format!(
-                    "{} move(s) recorded after the game ended at ply {} by {how}",
-                    n - e.ply,
-                    e.ply
-                ),
-            ));
+            let after = format!(
+                "{} move(s) recorded after the game ended at ply {} by {how}",
+                n - e.ply,
+                e.ply
+            );
+            if recorded_norm == e.result || recorded_norm == "*" {
+                // The result stands; only the record goes on (a common
+                // scoresheet habit): a warning at the first extra move.
+                out.push(Finding {
+                    recorded: Some(recorded.to_owned()),
+                    expected: Some(e.result.to_owned()),
+                    ..info(
+                        Kind::MovesAfterEnd,
+                        e.ply,
+                        record.moves[e.ply].offset,
+                        None,
+                        None,
+                        format!("{after}; the recorded result {recorded} is the one the Laws give"),
+                    )
+                });
+            } else {
+                out.push(mismatch(
+                    e.ply,
+                    end_offset,
+                    recorded,
+                    e.result,
+                    format!(
+                        "{after}; recorded {recorded}, but the Laws give {}",
+                        e.result
+                    ),
+                ));
+            }
         } else if recorded_norm != "*" && recorded_norm != e.result {
             out.push(mismatch(
                 e.ply,

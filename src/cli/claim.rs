@@ -5,20 +5,38 @@ use clap::{Args, ValueEnum};
 use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
 
 use super::{
-    ColumnRulesArg, DeadSearchArg, EncodingArg, FormatArg, GameTypeChoice, Outcome, RulesArg,
-    SideArg,
+    ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg, SideArg,
 };
+
+/// Output bytes as the stdout string; bytes that are not UTF-8 (a Latin-1
+/// record written back) go to stdout directly, unchanged.
+fn raw_stdout(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| {
+        use std::io::Write;
+        let _ = std::io::stdout().lock().write_all(e.as_bytes());
+        String::new()
+    })
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ClaimArg {
     /// Threefold repetition (9.2).
     #[value(alias = "repetition")]
     Threefold,
-    /// The fifty-move rule (9.3); for column draughts, unchanged material (1.13.1).
-    #[value(alias = "unchanged-material")]
+    /// The fifty-move rule (9.3).
     Fifty,
+    /// Column draughts: material unchanged for 15 moves by each player (1.13.1).
+    UnchangedMaterial,
     /// Any ground.
     Any,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ClaimFormat {
+    Text,
+    Json,
+    /// The game written back with the verdict as a tag and comments.
+    Pgn,
 }
 
 #[derive(Args, Debug)]
@@ -52,7 +70,10 @@ pub struct ClaimArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub rules: RulesArg,
     #[arg(long, value_enum, default_value = "text")]
-    pub format: FormatArg,
+    pub format: ClaimFormat,
+    /// Show the helpmate lines behind "not a dead position" (always in JSON).
+    #[arg(long)]
+    pub explain: bool,
     /// How to read tag values.
     #[arg(long, value_enum, default_value = "auto")]
     pub encoding: EncodingArg,
@@ -76,7 +97,7 @@ impl ClaimArgs {
             game: self.game,
             claim: match self.claim {
                 ClaimArg::Threefold => ClaimKind::Repetition,
-                ClaimArg::Fifty => ClaimKind::Count,
+                ClaimArg::Fifty | ClaimArg::UnchangedMaterial => ClaimKind::Count,
                 ClaimArg::Any => ClaimKind::Any,
             },
             claimant: self.claimant.map(SideArg::side),
@@ -90,10 +111,20 @@ impl ClaimArgs {
 }
 
 pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
-    let report = verify_claim::decide_file(&args.file, &args.options())?;
+    let (mut report, pgn) = if args.format == ClaimFormat::Pgn {
+        let (r, text) = verify_claim::decide_file_pgn(&args.file, &args.options())?;
+        (r, text)
+    } else {
+        (
+            verify_claim::decide_file(&args.file, &args.options())?,
+            Vec::new(),
+        )
+    };
+    report.explain = args.explain;
     let stdout = match args.format {
-        FormatArg::Text => report.to_text(),
-        FormatArg::Json => format!("{}\n", report.to_json()),
+        ClaimFormat::Text => report.to_text(),
+        ClaimFormat::Json => format!("{}\n", report.to_json()),
+        ClaimFormat::Pgn => raw_stdout(pgn),
     };
     Ok(Outcome {
         stdout,

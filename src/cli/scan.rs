@@ -18,6 +18,15 @@ pub enum ScanFormat {
     Jsonl,
     Csv,
     Github,
+    /// The input games written back, a comment at each finding.
+    Pgn,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MinSeverity {
+    Info,
+    Warning,
+    Error,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -46,6 +55,10 @@ pub struct ScanArgs {
     /// Exit with status 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
+    /// Print only findings at or above this severity (the exit status and
+    /// the summary still count every finding).
+    #[arg(long, value_enum, default_value = "info")]
+    pub min_severity: MinSeverity,
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
@@ -89,6 +102,12 @@ impl ScanArgs {
             },
             encoding: self.encoding.encoding(),
             progress: !self.no_progress && std::io::stderr().is_terminal(),
+            min_severity: match self.min_severity {
+                MinSeverity::Info => Severity::Info,
+                MinSeverity::Warning => Severity::Warning,
+                MinSeverity::Error => Severity::Error,
+            },
+            annotate: self.format == ScanFormat::Pgn,
             follow: self.follow,
         }
     }
@@ -99,6 +118,7 @@ impl ScanArgs {
             ScanFormat::Jsonl => Box::new(printers::Jsonl),
             ScanFormat::Csv => Box::new(printers::Csv::new()),
             ScanFormat::Github => Box::new(printers::Github),
+            ScanFormat::Pgn => Box::new(verify_claim::report::pgn::Pgn),
         }
     }
 

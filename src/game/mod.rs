@@ -249,6 +249,12 @@ pub trait Game {
     /// Reads a move as written on a scoresheet for a claim (the forms
     /// arbiters meet: the recorded notation plus common variants).
     fn parse_written(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+    /// A written move that [`Game::parse_written`] refuses but that plainly
+    /// means one legal move (a scoresheet slip, such as a capture mark on an
+    /// empty square): that move, and a sentence saying how it was read.
+    fn written_slip(_pos: &Self::Position, _text: &str) -> Option<(Self::Move, String)> {
+        None
+    }
     /// The move in the game's standard notation.
     fn notation(pos: &Self::Position, m: &Self::Move) -> String;
     /// No position before this move can ever occur again after it.

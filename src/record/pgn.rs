@@ -48,6 +48,8 @@ pub struct Tag<'a> {
     pub value: Cow<'a, str>,
     /// Offset of the opening `[`.
     pub offset: usize,
+    /// Offset just after the closing `]`.
+    pub end: usize,
 }
 
 /// A token of the movetext that should be a move (the game decides).
@@ -486,6 +488,7 @@ impl<'a> Reader<'a> {
             name,
             value,
             offset: open,
+            end: self.pos,
         })
     }
 
@@ -577,6 +580,16 @@ impl<'a> Reader<'a> {
         }
         self.err(open, "unterminated variation: '(' with no closing ')'")
     }
+}
+
+/// The end of the movetext token that starts at `offset` (a move with its
+/// glyphs, `e4!?`): the first space or delimiter after it.
+pub fn token_end(bytes: &[u8], offset: usize) -> usize {
+    let mut i = offset.min(bytes.len());
+    while i < bytes.len() && !is_delimiter(bytes[i]) {
+        i += 1;
+    }
+    i
 }
 
 /// Whether the line before the line that starts at `i` is a tag line.

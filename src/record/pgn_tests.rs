@@ -208,3 +208,16 @@ fn recycled_vectors_hold_nothing_old() {
         (1, Some("2"), vec!["d4"])
     );
 }
+
+#[test]
+fn ends_of_games_tags_and_tokens() {
+    let src = "[A \"1\"] [B \"2\"]\n1. e4!? e5 *\n\n[A \"2\"]\n1. d4";
+    let games = read_all(src);
+    let g = games[0].as_ref().unwrap();
+    assert_eq!(&src[g.offset..g.end], "[A \"1\"] [B \"2\"]\n1. e4!? e5 *");
+    assert_eq!(&src[g.tags[1].offset..g.tags[1].end], "[B \"2\"]");
+    let e4 = g.moves[0].offset;
+    assert_eq!(&src[e4..token_end(src.as_bytes(), e4)], "e4!?");
+    let g = games[1].as_ref().unwrap();
+    assert_eq!(g.end, src.len());
+}

@@ -3,8 +3,10 @@
 //!
 //! - [`text`]: an arbiter's note, for people.
 //! - [`json`]: one JSON object, the documented schema (README, "JSON").
+//! - [`pgn`]: the input games written back with the findings as comments.
 
 pub mod json;
+pub mod pgn;
 pub mod position;
 pub mod scan;
 pub mod text;
@@ -42,6 +44,8 @@ pub struct ClaimReport {
     pub notes: Vec<String>,
     /// What a record cannot show and the verdict therefore assumes.
     pub unverifiable: Vec<&'static str>,
+    /// Print the helpmate lines behind "not a dead position" (`--explain`).
+    pub explain: bool,
     /// How the tag values were read: `utf-8`, or `latin1` when some were
     /// not UTF-8 (or Latin-1 was asked for).
     pub encoding: &'static str,
@@ -87,10 +91,15 @@ impl ClaimReport {
             .map(|q| (q, replay.label(q)))
             .collect();
         let pos = &replay.position(verdict.ply);
+        // A written move of the player not having the move is no move of
+        // the game: it gets no number.
         let written_label = verdict
             .written_move
             .as_ref()
+            .filter(|_| !verdict.wrong_side())
             .map(|m| crate::claims::replay::numbered::<G>(pos, m));
+        let mut notes = notes;
+        notes.extend(verdict.notes.iter().cloned());
         ClaimReport {
             file: file.to_owned(),
             game,
@@ -115,6 +124,7 @@ impl ClaimReport {
                 ],
                 GameType::ColumnDraughts => vec!["the clocks (1.13.2, note d)"],
             },
+            explain: false,
         }
     }
 

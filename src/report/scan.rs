@@ -38,6 +38,11 @@ pub trait Printer {
         let _ = out;
         Ok(())
     }
+    /// A chunk's text written back annotated (`--format pgn` only).
+    fn chunk_text(&mut self, text: &[u8], out: &mut dyn Write) -> io::Result<()> {
+        let _ = (text, out);
+        Ok(())
+    }
 }
 
 /// The fields every format shares, in one place.

@@ -18,7 +18,8 @@ fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
     }
 }
 
-fn rule_words(rule: &str) -> &str {
+/// The rule's name in words ("threefold repetition").
+pub fn rule_words(rule: &str) -> &str {
     match rule {
         "threefold-repetition" => "threefold repetition",
         "fifty-move" => "fifty-move rule",
@@ -77,13 +78,25 @@ pub fn claim(r: &ClaimReport) -> String {
     if let Some(by) = v.claimed_by {
         let _ = write!(s, "; claim made by {}", by.title());
     }
-    match &r.written_label {
-        Some(w) => {
+    match (&r.written_label, &v.written_move) {
+        (Some(w), _) => {
             let _ = writeln!(s, "; written move {w}.");
         }
-        None => {
+        (None, Some(w)) if v.wrong_side() => {
+            let _ = writeln!(s, " (written: {w}).");
+        }
+        _ => {
             let _ = writeln!(s, "; no move written.");
         }
+    }
+    if v.wrong_side() {
+        // Only what applies: no claim was made, so no evidence, no penalty.
+        let _ = writeln!(s, "\nWhy not:");
+        for reason in &v.reasons {
+            let _ = writeln!(s, "  - {reason}");
+        }
+        position_and_notes(r, &mut s);
+        return s;
     }
 
     if let Some(over) = &v.game_over {
@@ -205,6 +218,12 @@ pub fn claim(r: &ClaimReport) -> String {
     if let Some(p) = &v.penalty {
         let _ = writeln!(s, "\nWhat follows: {}.", p.text);
     }
+    position_and_notes(r, &mut s);
+    s
+}
+
+/// The claim position's diagram, then the notes.
+fn position_and_notes(r: &ClaimReport, s: &mut String) {
     let _ = writeln!(s, "\nPosition claimed ({}):", r.fen);
     s.push_str(&r.diagram);
     if !r.notes.is_empty() || !r.unverifiable.is_empty() {
@@ -216,7 +235,6 @@ pub fn claim(r: &ClaimReport) -> String {
             let _ = writeln!(s, "  - not checkable from a record: {n}");
         }
     }
-    s
 }
 
 /// The dead-position check of the claim position, with its proof.
@@ -232,6 +250,33 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
         crate::game::Search::Quick => "quick search",
         crate::game::Search::Full => "full search",
     };
+    if d.dead() == Some(false) && !r.explain {
+        // The helpmate lines (often a hundred moves) go to --explain and JSON.
+        let can = |w: &Win| matches!(w, Win::Yes { .. });
+        let _ = match (can(&d.white), can(&d.black)) {
+            (true, true) => writeln!(
+                s,
+                "\nNot a dead position: both sides can still checkmate ({search}; --explain shows how)."
+            ),
+            (white, _) => {
+                let (yes, no) = if white {
+                    ("White", &d.black)
+                } else {
+                    ("Black", &d.white)
+                };
+                let other = if white { "Black" } else { "White" };
+                let rest = match no {
+                    Win::No => format!("{other} cannot by any sequence of legal moves"),
+                    _ => format!("whether {other} can is undetermined"),
+                };
+                writeln!(
+                    s,
+                    "\nNot a dead position: {yes} can still checkmate; {rest} ({search}; --explain shows how)."
+                )
+            }
+        };
+        return;
+    }
     let _ = match d.dead() {
         Some(true) => writeln!(
             s,

@@ -154,6 +154,9 @@ pub(super) struct Worker {
     pub(super) options: ScanOptions,
     pub(super) stop: Arc<AtomicBool>,
     pub(super) consumed: Arc<AtomicU64>,
+    /// `--format pgn`: write each chunk back annotated, with the findings
+    /// at or above this severity.
+    pub(super) annotate: Option<crate::claims::scan::Severity>,
 }
 
 impl Worker {
@@ -199,6 +202,9 @@ impl Worker {
         };
         let (games, plies, lines, findings) =
             analyse_chunk_until(&chunk, self.encoding, &self.options, &self.stop);
+        let text = self.annotate.map(|min| {
+            crate::report::pgn::annotate_chunk(&chunk.bytes, self.encoding, &findings, min)
+        });
         Work::Chunk {
             input,
             file,
@@ -206,6 +212,7 @@ impl Worker {
             plies,
             lines,
             findings,
+            text,
         }
     }
 }

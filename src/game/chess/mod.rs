@@ -16,14 +16,17 @@
 //! ```
 
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square, attacks,
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
     fen::Fen,
     san::{San, SanError, SanPlus},
-    uci::UciMove,
     zobrist::Zobrist64,
 };
 
+mod explain;
 pub mod unwinnable;
+mod written;
+use explain::{explain_ambiguous, explain_illegal};
+use written::{capitalised, capture_slip, parse_written_strict, with_hint};
 
 use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};
 use crate::record::GameRecord;
@@ -176,125 +179,6 @@ fn san_to_move(pos: &Chess, san: San, text: &str) -> Result<Move, MoveError> {
                 Err(MoveError::Ambiguous(explain_ambiguous(pos, san, text)))
             }
         },
-    }
-}
-
-fn explain_ambiguous(pos: &Chess, san: San, text: &str) -> String {
-    let moves = pos.legal_moves();
-    let options: Vec<String> = moves
-        .iter()
-        .filter(|m| san.matches(**m))
-        .map(|m| {
-            let from = m.from().map(|s| s.to_string()).unwrap_or_default();
-            format!("{} (from {from})", San::disambiguate(*m, &moves))
-        })
-        .collect();
-    format!("'{text}' is ambiguous: it fits {}", options.join(" and "))
-}
-
-fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
-    let us = pos.turn();
-    let who = side(us).title();
-    match san {
-        San::Castle(cs) => {
-            let wing = match cs {
-                CastlingSide::KingSide => "kingside",
-                CastlingSide::QueenSide => "queenside",
-            };
-            if !pos.castles().has(us, cs) {
-                format!("'{text}' is illegal: {who} no longer has the right to castle {wing}")
-            } else if pos.is_check() {
-                format!("'{text}' is illegal: {who}'s king is in check")
-            } else {
-                format!(
-                    "'{text}' is illegal: castling {wing} is blocked (a square between king and rook is occupied, or the king would pass through or land on an attacked square)"
-                )
-            }
-        }
-        San::Normal { role, to, .. } => {
-            let ours = pos.board().by_piece(role.of(us));
-            if ours.is_empty() {
-                return format!("'{text}' is illegal: {who} has no {}", role_name(role));
-            }
-            // Pieces that could reach the square on an empty-ish board (pseudo-legal).
-            let occupied = pos.board().occupied();
-            let own = pos.us();
-            let mut reach: Vec<Square> = Vec::new();
-            for from in ours {
-                let hits = if role == Role::Pawn {
-                    let push = attacks::pawn_attacks(us, from) | pawn_pushes(us, from, occupied);
-                    push.contains(to)
-                } else {
-                    attacks::attacks(from, role.of(us), occupied).contains(to) && !own.contains(to)
-                };
-                if hits && san.matches_from(from) {
-                    reach.push(from);
-                }
-            }
-            let squares: Vec<String> = ours.into_iter().map(|s| s.to_string()).collect();
-            if reach.is_empty() {
-                format!(
-                    "'{text}' is illegal: no {who} {} can move to {to} ({} on {})",
-                    role_name(role),
-                    if squares.len() == 1 {
-                        role_name(role).to_owned()
-                    } else {
-                        format!("{}s", role_name(role))
-                    },
-                    squares.join(", ")
-                )
-            } else if role == Role::King {
-                format!(
-                    "'{text}' is illegal: the king on {} cannot go to {to}: that square is attacked",
-                    reach[0]
-                )
-            } else {
-                let froms: Vec<String> = reach.iter().map(|s| s.to_string()).collect();
-                format!(
-                    "'{text}' is illegal: the {} on {} would leave {who}'s king in check (or the capture or promotion written does not fit)",
-                    role_name(role),
-                    froms.join(" / ")
-                )
-            }
-        }
-        _ => format!("'{text}' is not a legal move"),
-    }
-}
-
-fn pawn_pushes(us: Color, from: Square, occupied: shakmaty::Bitboard) -> shakmaty::Bitboard {
-    let mut bb = shakmaty::Bitboard::EMPTY;
-    let step = |s: Square| s.offset(if us == Color::White { 8 } else { -8 });
-    if let Some(one) = step(from)
-        && !occupied.contains(one)
-    {
-        bb.add(one);
-        let start_rank = if us == Color::White {
-            shakmaty::Rank::Second
-        } else {
-            shakmaty::Rank::Seventh
-        };
-        if from.rank() == start_rank
-            && let Some(two) = step(one)
-            && !occupied.contains(two)
-        {
-            bb.add(two);
-        }
-    }
-    bb
-}
-
-trait MatchesFrom {
-    fn matches_from(&self, from: Square) -> bool;
-}
-
-impl MatchesFrom for San {
-    fn matches_from(&self, from: Square) -> bool {
-        match *self {
-            San::Normal { file, rank, .. } => {
-                file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
-            }
-            _ => true,
-        }
     }
 }
 
@@ -483,44 +367,16 @@ impl Game for ChessGame {
     }
 
     fn parse_written(pos: &Chess, text: &str) -> Result<Move, MoveError> {
-        let trimmed = text.trim().trim_end_matches(['!', '?']);
-        let latin = latin_notation(trimmed);
-        let latin = castling_with_letters(&latin).unwrap_or(latin);
-        // SAN first; "g1f3" also parses as (pawn) SAN, so a SAN that is not
-        // legal still gets a try as a move by its squares.
-        let mut san_error = None;
-        if let Ok(san) = SanPlus::from_ascii(latin.as_bytes()) {
-            match san_to_move(pos, san.san, text) {
-                Ok(m) => return Ok(m),
-                Err(e) => san_error = Some(e),
+        parse_written_strict(pos, text).map_err(|e| {
+            match capitalised(text).and_then(|t| parse_written_strict(pos, &t).ok()) {
+                Some(m) => with_hint(e, &SanPlus::from_move(pos.clone(), m).to_string()),
+                None => e,
             }
-        }
-        // "e8Q": promotion without '='.
-        let b = latin.as_bytes();
-        if b.len() >= 3 && b"QRBN".contains(&b[b.len() - 1]) && b[b.len() - 2].is_ascii_digit() {
-            let with_eq = format!(
-                "{}={}",
-                &latin[..latin.len() - 1],
-                &latin[latin.len() - 1..]
-            );
-            if let Ok(san) = SanPlus::from_ascii(with_eq.as_bytes()) {
-                return san_to_move(pos, san.san, text);
-            }
-        }
-        match (parse_long(pos, &latin), san_error) {
-            (Some(Ok(m)), _) => return Ok(m),
-            (_, Some(e)) => return Err(e),
-            (Some(Err(e)), None) => return Err(e),
-            (None, None) => {}
-        }
-        if let Ok(uci) = latin.parse::<UciMove>()
-            && let Ok(m) = uci.to_move(pos)
-        {
-            return Ok(m);
-        }
-        Err(MoveError::Syntax(format!(
-            "'{text}' is not a move: write it in SAN (Nf3, exd5, O-O, e8=Q) or by its squares (g1-f3)"
-        )))
+        })
+    }
+
+    fn written_slip(pos: &Chess, text: &str) -> Option<(Move, String)> {
+        capture_slip(pos, text)
     }
 
     fn notation(pos: &Chess, m: &Move) -> String {

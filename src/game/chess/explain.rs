@@ -1,0 +1,170 @@
+//! Why a move is refused, said exactly: the piece that cannot reach the
+//! square, the square the king cannot enter, the capture mark that does not
+//! fit, the pinned piece.
+
+use shakmaty::san::San;
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Position, Role, Square, attacks};
+
+use super::{role_name, side};
+
+pub(super) fn explain_ambiguous(pos: &Chess, san: San, text: &str) -> String {
+    let moves = pos.legal_moves();
+    let options: Vec<String> = moves
+        .iter()
+        .filter(|m| san.matches(**m))
+        .map(|m| {
+            let from = m.from().map(|s| s.to_string()).unwrap_or_default();
+            format!("{} (from {from})", San::disambiguate(*m, &moves))
+        })
+        .collect();
+    format!("'{text}' is ambiguous: it fits {}", options.join(" and "))
+}
+
+pub(super) fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
+    let us = pos.turn();
+    let who = side(us).title();
+    match san {
+        San::Castle(cs) => {
+            let wing = match cs {
+                CastlingSide::KingSide => "kingside",
+                CastlingSide::QueenSide => "queenside",
+            };
+            if !pos.castles().has(us, cs) {
+                format!("'{text}' is illegal: {who} no longer has the right to castle {wing}")
+            } else if pos.is_check() {
+                format!("'{text}' is illegal: {who}'s king is in check")
+            } else {
+                format!(
+                    "'{text}' is illegal: castling {wing} is blocked (a square between king and rook is occupied, or the king would pass through or land on an attacked square)"
+                )
+            }
+        }
+        San::Normal { role, to, .. } => {
+            let ours = pos.board().by_piece(role.of(us));
+            if ours.is_empty() {
+                return format!("'{text}' is illegal: {who} has no {}", role_name(role));
+            }
+            // Pieces that could reach the square on an empty-ish board (pseudo-legal).
+            let occupied = pos.board().occupied();
+            let own = pos.us();
+            let mut reach: Vec<Square> = Vec::new();
+            for from in ours {
+                let hits = if role == Role::Pawn {
+                    let push = attacks::pawn_attacks(us, from) | pawn_pushes(us, from, occupied);
+                    push.contains(to)
+                } else {
+                    attacks::attacks(from, role.of(us), occupied).contains(to) && !own.contains(to)
+                };
+                if hits && san.matches_from(from) {
+                    reach.push(from);
+                }
+            }
+            let squares: Vec<String> = ours.into_iter().map(|s| s.to_string()).collect();
+            if let Some(why) = capture_mark_mismatch(pos, san, text)
+                && !reach.is_empty()
+            {
+                return why;
+            }
+            if reach.is_empty() {
+                format!(
+                    "'{text}' is illegal: no {who} {} can move to {to} ({} on {})",
+                    role_name(role),
+                    if squares.len() == 1 {
+                        role_name(role).to_owned()
+                    } else {
+                        format!("{}s", role_name(role))
+                    },
+                    squares.join(", ")
+                )
+            } else if role == Role::King {
+                format!(
+                    "'{text}' is illegal: the king on {} cannot go to {to}: that square is attacked",
+                    reach[0]
+                )
+            } else if role == Role::Pawn
+                && (san_promotion(san).is_some()
+                    != matches!(to.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth))
+            {
+                format!(
+                    "'{text}' is illegal: a pawn must promote when it reaches the last rank (write e.g. {to}=Q), and only there"
+                )
+            } else {
+                let froms: Vec<String> = reach.iter().map(|s| s.to_string()).collect();
+                format!(
+                    "'{text}' is illegal: the {} on {} would leave {who}'s king in check",
+                    role_name(role),
+                    froms.join(" / ")
+                )
+            }
+        }
+        _ => format!("'{text}' is not a legal move"),
+    }
+}
+
+fn san_promotion(san: San) -> Option<Role> {
+    match san {
+        San::Normal { promotion, .. } => promotion,
+        _ => None,
+    }
+}
+
+/// A capture mark on an empty square, or none on an occupied one: the true
+/// reason such a move is refused.
+fn capture_mark_mismatch(pos: &Chess, san: San, text: &str) -> Option<String> {
+    let San::Normal {
+        role, capture, to, ..
+    } = san
+    else {
+        return None;
+    };
+    let theirs = pos.them().contains(to);
+    let en_passant = role == Role::Pawn && pos.ep_square(EnPassantMode::Legal) == Some(to);
+    if capture && !theirs && !en_passant {
+        Some(format!(
+            "'{text}' is illegal: it marks a capture (x), but {to} is empty"
+        ))
+    } else if !capture && theirs && role != Role::Pawn {
+        Some(format!(
+            "'{text}' is illegal: it has no capture mark (x), but {to} holds a piece to capture"
+        ))
+    } else {
+        None
+    }
+}
+
+fn pawn_pushes(us: Color, from: Square, occupied: shakmaty::Bitboard) -> shakmaty::Bitboard {
+    let mut bb = shakmaty::Bitboard::EMPTY;
+    let step = |s: Square| s.offset(if us == Color::White { 8 } else { -8 });
+    if let Some(one) = step(from)
+        && !occupied.contains(one)
+    {
+        bb.add(one);
+        let start_rank = if us == Color::White {
+            shakmaty::Rank::Second
+        } else {
+            shakmaty::Rank::Seventh
+        };
+        if from.rank() == start_rank
+            && let Some(two) = step(one)
+            && !occupied.contains(two)
+        {
+            bb.add(two);
+        }
+    }
+    bb
+}
+
+trait MatchesFrom {
+    fn matches_from(&self, from: Square) -> bool;
+}
+
+impl MatchesFrom for San {
+    fn matches_from(&self, from: Square) -> bool {
+        match *self {
+            San::Normal { file, rank, .. } => {
+                file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank())
+            }
+            _ => true,
+        }
+    }
+}

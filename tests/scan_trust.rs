@@ -1,0 +1,107 @@
+//! Scan findings a CI user can trust: moves recorded after a drawn ending
+//! are a warning of their own, a result mismatch only when the results
+//! differ, and `--min-severity` chooses what is printed.
+
+mod common;
+use common::{run, shared};
+use serde_json::Value;
+
+const ARCHIVE: &str = "fixtures/scan/annotate.pgn";
+
+fn jsonl(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn moves_after_a_drawn_ending_are_a_warning() {
+    let r = run(&["scan", ARCHIVE, "--format", "jsonl"]);
+    let v = jsonl(&r.stdout);
+    let after: Vec<&Value> = v
+        .iter()
+        .filter(|f| f["kind"] == "moves-after-end")
+        .collect();
+    assert_eq!(after.len(), 2, "{}", r.stdout);
+    // Game 2: the game ended at ply 1 (insufficient material); the extra
+    // move is on line 18.
+    assert_eq!(after[0]["game"], 2);
+    assert_eq!(after[0]["ply"], 1);
+    assert_eq!(after[0]["severity"], "warning");
+    assert_eq!(after[0]["line"], 18);
+    let m = after[0]["message"].as_str().unwrap();
+    assert!(m.contains("ended at ply 1 by insufficient material"), "{m}");
+    // Only the wrong winner is a result mismatch.
+    let mismatches: Vec<&Value> = v
+        .iter()
+        .filter(|f| f["kind"] == "result-mismatch")
+        .collect();
+    assert_eq!(mismatches.len(), 1, "{}", r.stdout);
+    assert_eq!(mismatches[0]["game"], 3);
+    // The older fixture: moves after insufficient material with 1-0 recorded
+    // is still a mismatch (the results differ).
+    let r = run(&["scan", "fixtures/scan/kinds.pgn", "--format", "jsonl"]);
+    let v = jsonl(&r.stdout);
+    assert!(v.iter().any(|f| {
+        f["game"] == 3
+            && f["kind"] == "result-mismatch"
+            && f["message"]
+                .as_str()
+                .unwrap()
+                .contains("but the Laws give 1/2-1/2")
+    }));
+}
+
+#[test]
+fn min_severity_chooses_what_is_printed() {
+    let all = jsonl(&run(&["scan", ARCHIVE, "--format", "jsonl"]).stdout);
+    let r = run(&[
+        "scan",
+        ARCHIVE,
+        "--format",
+        "jsonl",
+        "--min-severity",
+        "warning",
+    ]);
+    let warn = jsonl(&r.stdout);
+    assert!(warn.len() < all.len());
+    assert!(warn.iter().all(|f| f["severity"] != "info"), "{}", r.stdout);
+    assert_eq!(r.status, 1); // the exit status still follows --fail-on
+    let r = run(&[
+        "scan",
+        ARCHIVE,
+        "--format",
+        "github",
+        "--min-severity",
+        "error",
+    ]);
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
+    assert!(r.stdout.starts_with("::error "));
+    // The summary counts every finding.
+    assert!(r.stderr.contains("threefold-claimable 1"), "{}", r.stderr);
+    let r = run(&[
+        "scan",
+        ARCHIVE,
+        "--min-severity",
+        "error",
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(r.status, 0);
+    assert!(!r.stdout.contains("info"));
+}
+
+#[test]
+fn twic_drawn_endings_with_one_move_more_are_not_errors() {
+    let Some(dir) = shared() else { return };
+    let path = dir.join("corpus/twic/twic1599_1000k.pgn");
+    let r = run(&["scan", path.to_str().unwrap(), "--format", "jsonl"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let v = jsonl(&r.stdout);
+    assert_eq!(
+        v.iter().filter(|f| f["kind"] == "moves-after-end").count(),
+        4
+    );
+    assert_eq!(v.iter().filter(|f| f["severity"] == "error").count(), 0);
+}
