@@ -131,3 +131,5 @@ pub mod record;
 pub mod report;
 #[doc(hidden)]
 pub mod scan;
+#[doc(hidden)]
+pub mod watch;
