@@ -2,11 +2,12 @@
 //! binding sees only strings (the crate's own JSON, as its printers write it)
 //! and [`Error`].
 
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
 use std::sync::mpsc::SyncSender;
 
 use verify_claim::claims::scan::RulesChoice;
-use verify_claim::input::chunks::{Chunk, Chunker, last_boundary};
+use verify_claim::input::chunks::{Chunk, Chunker};
+use verify_claim::input::ranges::Ranges;
 use verify_claim::report::scan::Row;
 pub use verify_claim::{
     ClaimKind, ClaimOptions, DeadSearch, Diagnostic, Edition, FindingLine, PositionOptions,
@@ -120,8 +121,11 @@ pub fn decide(record: Record<'_>, c: &Claim<'_>) -> Result<String, Error> {
     };
     let report = match record {
         Record::Path(p) => {
-            let input = verify_claim::input::read(p)?;
-            verify_claim::decide(&input.name, &input.bytes, &opts)?
+            let mut bytes = Vec::new();
+            open_whole(p)?
+                .read_to_end(&mut bytes)
+                .map_err(|e| input_error(p, format!("cannot read: {e}")))?;
+            verify_claim::decide(p, &bytes, &opts)?
         }
         Record::Bytes { name, bytes } => verify_claim::decide(name, bytes, &opts)?,
     };
@@ -300,8 +304,6 @@ fn stream(
     opts: &ScanOptions,
     emit: &mut dyn FnMut(&FindingLine) -> io::Result<()>,
 ) -> io::Result<(Totals, Option<Error>)> {
-    use rayon::prelude::*;
-    use verify_claim::scan::analyse_chunk;
     let width = pool.map_or(1, |p| p.current_num_threads());
     let mut chunker = Chunker::new(reader);
     let mut totals = Totals::default();
@@ -313,6 +315,7 @@ fn stream(
                 Ok(None) => break,
                 Err(e) => {
                     let error = input_error(name, format!("stopped reading: {e}"));
+                    let totals = emit_chunks(name, batch, pool, opts, totals, emit)?;
                     return Ok((totals, Some(error)));
                 }
             }
@@ -320,24 +323,40 @@ fn stream(
         if batch.is_empty() {
             return Ok((totals, None));
         }
-        let analyse = |c: &Chunk| analyse_chunk(c, Default::default(), opts);
-        let results: Vec<_> = match pool {
-            Some(pool) => pool.install(|| batch.par_iter().map(analyse).collect()),
-            None => batch.iter().map(analyse).collect(),
-        };
-        for (games, _, lines, mut findings) in results {
-            for p in &mut findings {
-                p.place.line += totals.lines as u32;
-                emit(&FindingLine::new(&Row {
-                    file: name,
-                    game: totals.games as usize + p.game,
-                    placed: p,
-                }))?;
-            }
-            totals.games += games as u64;
-            totals.lines += u64::from(lines);
-        }
+        totals = emit_chunks(name, batch, pool, opts, totals, emit)?;
     }
+}
+
+/// Analyses chunks (in parallel on `pool`), emitting their findings in
+/// order, numbered after the games and lines of `before`.
+fn emit_chunks(
+    name: &str,
+    batch: Vec<Chunk>,
+    pool: Option<&rayon::ThreadPool>,
+    opts: &ScanOptions,
+    mut totals: Totals,
+    emit: &mut dyn FnMut(&FindingLine) -> io::Result<()>,
+) -> io::Result<Totals> {
+    use rayon::prelude::*;
+    use verify_claim::scan::analyse_chunk;
+    let analyse = |c: &Chunk| analyse_chunk(c, Default::default(), opts);
+    let results: Vec<_> = match pool {
+        Some(pool) => pool.install(|| batch.par_iter().map(analyse).collect()),
+        None => batch.iter().map(analyse).collect(),
+    };
+    for (games, _, lines, mut findings) in results {
+        for p in &mut findings {
+            p.place.line += totals.lines as u32;
+            emit(&FindingLine::new(&Row {
+                file: name,
+                game: totals.games as usize + p.game,
+                placed: p,
+            }))?;
+        }
+        totals.games += games as u64;
+        totals.lines += u64::from(lines);
+    }
+    Ok(totals)
 }
 
 /// The files a scan of `paths` covers, in the CLI's order, with their
@@ -361,87 +380,82 @@ pub fn expand(paths: &[String]) -> Result<Vec<(String, u64, bool)>, Error> {
                 out.push((p, meta.len(), compressed));
             }
             Item::Unreadable(p, e) => return Err(input_error(&p, format!("cannot read: {e}"))),
+            // Left out of the walk, as the CLI does (it only warns).
+            Item::Skipped(..) => {}
         }
     }
     Ok(out)
 }
 
-/// The first game boundary at or after `offset` in a plain file (its
-/// length when there is none): where a byte range that starts or ends at
-/// `offset` really starts or ends. Every caller asking about the same
-/// offset gets the same answer, so ranges cut this way tile the file.
-pub fn boundary_at_or_after(path: &str, offset: u64) -> Result<u64, Error> {
+/// The crate's segment size for plain files (the aimed-for chunk size).
+pub const SEGMENT: u64 = verify_claim::input::ranges::SEGMENT;
+
+/// The games that start in segments `from..to` of a plain file cut into
+/// segments of `segment` bytes (the crate's [`Ranges`]: every caller cuts
+/// the file the same way, so the tasks of one file meet exactly), named
+/// `path`; game and line numbers count from the first of those segments.
+pub fn scan_segments(
+    path: &str,
+    segment: u64,
+    (from, to): (u64, u64),
+    opts: ScanOptions,
+    tx: SyncSender<Msg>,
+) {
+    let mut sink = Sink::new(tx);
+    let result = segments(path, segment, from, to).and_then(|ranges| {
+        let mut totals = Totals::default();
+        for k in from..to {
+            let chunk = ranges.chunk(k)?;
+            let t = emit_chunks(path, vec![chunk], None, &opts, totals, &mut |f| {
+                sink.line(f)
+            })?;
+            totals = t;
+        }
+        Ok(totals)
+    });
+    let result = match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            sink.errors
+                .push(input_error(path, format!("cannot read: {e}")));
+            Ok(Totals::default())
+        }
+        r => r,
+    };
+    sink.finish(result);
+}
+
+fn segments(path: &str, segment: u64, from: u64, to: u64) -> io::Result<Ranges> {
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    let ranges = Ranges::with_segment(file, len, segment);
+    if from > to || to > ranges.segments() {
+        return Err(io::Error::other(format!(
+            "segments {from}..{to} of {}",
+            ranges.segments()
+        )));
+    }
+    Ok(ranges)
+}
+
+/// The chunks of a plain file cut into segments of `segment` bytes: with
+/// small segments, nearly one game each (for tables of one game a row).
+pub fn plain_chunks(path: &str, segment: u64) -> Result<Vec<Vec<u8>>, Error> {
     let fail = |e: io::Error| input_error(path, format!("cannot read: {e}"));
-    let mut file = std::fs::File::open(path).map_err(fail)?;
+    let file = std::fs::File::open(path).map_err(fail)?;
     let len = file.metadata().map_err(fail)?.len();
-    if offset == 0 || offset >= len {
-        return Ok(offset.min(len));
-    }
-    // Start one line end before `offset`, so every line looked at is whole.
-    let from = offset.saturating_sub(1 << 16);
-    file.seek(SeekFrom::Start(from)).map_err(fail)?;
-    let mut window = Vec::new();
-    let mut want = (offset - from) + (1 << 20);
-    loop {
-        window.clear();
-        file.seek(SeekFrom::Start(from)).map_err(fail)?;
-        (&mut file)
-            .take(want)
-            .read_to_end(&mut window)
-            .map_err(fail)?;
-        let rel = ((offset - from) as usize).min(window.len());
-        let first_line = if from == 0 {
-            0
-        } else {
-            memchr_pos(&window[..rel]).unwrap_or(rel)
-        };
-        if let Some(i) = first_boundary(&window, first_line, rel) {
-            return Ok(from + i as u64);
+    let ranges = Ranges::with_segment(file, len, segment.max(1));
+    let mut out = Vec::new();
+    for k in 0..ranges.segments() {
+        let c = ranges.chunk(k).map_err(fail)?;
+        if !c.bytes.is_empty() {
+            out.push(c.bytes);
         }
-        if from + (window.len() as u64) >= len {
-            return Ok(len);
-        }
-        want *= 2;
     }
+    Ok(out)
 }
 
-/// The start of the first whole line in `w`, if a line ends in it.
-fn memchr_pos(w: &[u8]) -> Option<usize> {
-    w.iter().position(|&b| b == b'\n').map(|i| i + 1)
-}
-
-/// The first boundary at or after `at` in `w[start..]`, by the crate's rule
-/// (`last_boundary` asked about one candidate at a time).
-fn first_boundary(w: &[u8], start: usize, at: usize) -> Option<usize> {
-    let w = &w[start..];
-    let at = at.checked_sub(start)?;
-    let mut i = at;
-    while let Some(k) = w.get(i..)?.iter().position(|&b| b == b'[') {
-        let cand = i + k;
-        let line_end = w[cand..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(w.len(), |e| cand + e);
-        if last_boundary(&w[..line_end], cand) == Some(cand) {
-            return Some(start + cand);
-        }
-        i = cand + 1;
-    }
-    None
-}
-
-/// A reader over `[start, end)` of a plain file, or over a whole file
-/// decompressed (`end` = `None`).
-pub fn open_range(path: &str, start: u64, end: Option<u64>) -> Result<Box<dyn Read + Send>, Error> {
-    let fail = |e: io::Error| input_error(path, format!("cannot read: {e}"));
-    match end {
-        None => verify_claim::input::open::open(path).map_err(fail),
-        Some(end) => {
-            let mut f = std::fs::File::open(path).map_err(fail)?;
-            f.seek(SeekFrom::Start(start)).map_err(fail)?;
-            Ok(Box::new(io::BufReader::new(
-                f.take(end.saturating_sub(start)),
-            )))
-        }
-    }
+/// A reader over a whole file, decompressed.
+pub fn open_whole(path: &str) -> Result<Box<dyn Read + Send>, Error> {
+    verify_claim::input::open::open(path)
+        .map_err(|e| input_error(path, format!("cannot read: {e}")))
 }

@@ -168,23 +168,48 @@ fn scan_bytes(
     }))
 }
 
-/// One Spark task: `[start, end)` of a plain file (`end` None: the whole
-/// file, decompressed), on the calling task's one core.
+/// One Spark task over a whole file (decompressed), on the task's core.
 #[pyfunction]
-#[pyo3(signature = (path, start, end, rules, dead_search))]
-fn scan_range(
+fn scan_file(py: Python<'_>, path: String, rules: &str, dead_search: &str) -> PyResult<Scan> {
+    let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
+    let reader = engine::open_whole(&path).map_err(|e| to_py(py, e))?;
+    Ok(spawn(move |tx| {
+        engine::scan_stream(&path, reader, 1, opts, tx)
+    }))
+}
+
+/// One Spark task over segments `first..end` of a plain file cut into
+/// segments of `segment` bytes.
+#[pyfunction]
+fn scan_segments(
     py: Python<'_>,
     path: String,
-    start: u64,
-    end: Option<u64>,
+    segment: u64,
+    first: u64,
+    end: u64,
     rules: &str,
     dead_search: &str,
 ) -> PyResult<Scan> {
     let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
-    let reader = engine::open_range(&path, start, end).map_err(|e| to_py(py, e))?;
     Ok(spawn(move |tx| {
-        engine::scan_stream(&path, reader, 1, opts, tx)
+        engine::scan_segments(&path, segment, (first, end), opts, tx)
     }))
+}
+
+/// The crate's segment size for plain files.
+#[pyfunction]
+fn segment_size() -> u64 {
+    engine::SEGMENT
+}
+
+/// A plain file's chunks with segments of `segment` bytes (nearly a game
+/// each when small).
+#[pyfunction]
+fn plain_chunks(py: Python<'_>, path: &str, segment: u64) -> PyResult<Vec<Py<PyBytes>>> {
+    let out = py
+        .detach(|| engine::plain_chunks(path, segment))
+        .map_err(|e| to_py(py, e))?;
+    Ok(out.iter().map(|b| PyBytes::new(py, b).unbind()).collect())
 }
 
 /// The JSON lines of each record of `texts` (one game each, typically).
@@ -210,22 +235,18 @@ fn expand(py: Python<'_>, paths: Vec<String>) -> PyResult<Vec<(String, u64, bool
         .map_err(|e| to_py(py, e))
 }
 
-#[pyfunction]
-fn boundary(py: Python<'_>, path: &str, offset: u64) -> PyResult<u64> {
-    py.detach(|| engine::boundary_at_or_after(path, offset))
-        .map_err(|e| to_py(py, e))
-}
-
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decide, m)?)?;
     m.add_function(wrap_pyfunction!(check_position, m)?)?;
     m.add_function(wrap_pyfunction!(scan_paths, m)?)?;
     m.add_function(wrap_pyfunction!(scan_bytes, m)?)?;
-    m.add_function(wrap_pyfunction!(scan_range, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_file, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_segments, m)?)?;
+    m.add_function(wrap_pyfunction!(segment_size, m)?)?;
+    m.add_function(wrap_pyfunction!(plain_chunks, m)?)?;
     m.add_function(wrap_pyfunction!(scan_texts, m)?)?;
     m.add_function(wrap_pyfunction!(expand, m)?)?;
-    m.add_function(wrap_pyfunction!(boundary, m)?)?;
     m.add_class::<Scan>()?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 """verify-claim on Apache Spark: scans of archives that outgrow one machine.
 
 - :func:`scan_files`: files (and, for large plain PGN files, byte ranges
-  cut at game boundaries) spread over the executors; one row per finding,
+  cut at game starts) spread over the executors; one row per finding,
   with the columns of ``verify-claim scan --format jsonl``, in the CLI's
   order.
 - :func:`scan_column`: tables holding one game's PGN per row (as lichess
@@ -34,7 +34,7 @@ COLUMNS = [c.split()[0] for c in FINDING_DDL.split(", ")]
 #: Plain files larger than this are cut into byte ranges of about this size.
 SPLIT_BYTES = 128 << 20
 
-_TASK_DDL = "_task long, path string, start long, end long, whole boolean"
+_TASK_DDL = "_task long, path string, segment long, first long, end long, whole boolean"
 _RAW_DDL = FINDING_DDL + ", _task long, _n long, _games long, _lines long"
 
 PathArg = Union[str, "os.PathLike[str]"]
@@ -64,16 +64,20 @@ def _read_lines(data: bytes) -> Any:
     return table.select(schema.names).cast(schema)
 
 
-def _tasks(paths: Sequence[str], split_bytes: int) -> List[Tuple[int, str, int, int, bool]]:
-    """One task per compressed or small file; nominal byte ranges for large
-    plain ones (the executors move each cut to the next game boundary)."""
-    tasks = []
+def _tasks(paths: Sequence[str], split_bytes: int) -> List[Tuple[Any, ...]]:
+    """One task per compressed or small file; runs of the crate's segments
+    for large plain ones (each segment's chunk holds the games that start in
+    it, so the runs of one file meet exactly)."""
+    segment = min(max(1, split_bytes), _native.segment_size())
+    per_task = max(1, split_bytes // segment)
+    tasks: List[Tuple[Any, ...]] = []
     for path, size, compressed in _native.expand(list(paths)):
         if compressed or size <= split_bytes:
-            tasks.append((len(tasks), path, 0, size, True))
+            tasks.append((len(tasks), path, 0, 0, 0, True))
             continue
-        for start in range(0, size, split_bytes):
-            tasks.append((len(tasks), path, start, min(start + split_bytes, size), False))
+        count = max(1, -(-size // segment))
+        for first in range(0, count, per_task):
+            tasks.append((len(tasks), path, segment, first, min(first + per_task, count), False))
     return tasks
 
 
@@ -90,11 +94,11 @@ def _scan_tasks(rules: str, dead_search: str) -> Any:
 
 def _scan_task(t: dict, rules: str, dead_search: str, pa: Any) -> Iterator[Any]:
     if t["whole"]:
-        native = _native.scan_range(t["path"], 0, None, rules, dead_search)
+        native = _native.scan_file(t["path"], rules, dead_search)
     else:
-        start = _native.boundary(t["path"], t["start"])
-        end = _native.boundary(t["path"], t["end"])
-        native = _native.scan_range(t["path"], start, max(start, end), rules, dead_search)
+        native = _native.scan_segments(
+            t["path"], t["segment"], t["first"], t["end"], rules, dead_search
+        )
     n = 0
     for data in native:
         table = _read_lines(data)
@@ -157,7 +161,7 @@ def scan_files(
     rdd = spark.sparkContext.parallelize(tasks, len(tasks))
     raw = spark.createDataFrame(rdd, _TASK_DDL).mapInArrow(_scan_tasks(rules, dead_search), _RAW_DDL)
     findings = F.col("kind").isNotNull()
-    if all(t[4] for t in tasks):
+    if all(t[5] for t in tasks):
         return raw.where(findings).orderBy("_task", "_n").select(*COLUMNS)
     raw = raw.persist()
     counts = {r["_task"]: (r["_games"], r["_lines"]) for r in raw.where(~findings).collect()}
