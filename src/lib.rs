@@ -124,8 +124,12 @@ pub mod input;
 #[doc(hidden)]
 pub mod laws;
 #[doc(hidden)]
+pub mod output;
+#[doc(hidden)]
 pub mod record;
 #[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
 pub mod scan;
+#[doc(hidden)]
+pub mod watch;

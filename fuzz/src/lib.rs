@@ -35,12 +35,7 @@ pub fn reader(data: &[u8]) {
 type Read = (usize, Result<(usize, usize), usize>);
 
 /// Every game of `data[from..to]`, with offsets in the whole input.
-fn read_all(
-    data: &[u8],
-    from: usize,
-    to: usize,
-    encoding: Encoding,
-) -> Vec<Read> {
+fn read_all(data: &[u8], from: usize, to: usize, encoding: Encoding) -> Vec<Read> {
     let bytes = &data[from..to];
     let mut reader = Reader::new(bytes, encoding);
     let mut out = Vec::new();
@@ -88,6 +83,7 @@ pub fn scan_chunk(data: &[u8]) {
     };
     let chunk = Chunk {
         bytes: data.to_vec(),
+        too_large: None,
     };
     let (_, _, _, findings) = verify_claim::scan::analyse_chunk(&chunk, Encoding::Auto, &options);
     for f in findings {

@@ -116,6 +116,7 @@ pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findin
         options: settings.options,
         encoding: settings.encoding,
         progress: false,
+        follow: false,
     };
     let (tx, rx) = mpsc::sync_channel(1024);
     let worker = std::thread::spawn(move || {

@@ -7,9 +7,11 @@
 //! - [`walk`]: the files a scan covers, in a fixed order.
 //! - [`open`]: a reader that decompresses by extension (or magic bytes).
 //! - [`chunks`]: a stream cut into chunks that each hold whole games.
+//! - [`ranges`]: a plain file cut by the workers themselves.
 
 pub mod chunks;
 pub mod open;
+pub mod ranges;
 pub mod walk;
 
 use std::io::{self, Read};
