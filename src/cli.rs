@@ -57,6 +57,8 @@ pub enum DeadSearchArg {
 pub enum FormatArg {
     Text,
     Json,
+    /// A printable page with board diagrams (claim mode).
+    Html,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -431,7 +433,7 @@ fn decide<G: Game>(
             .map(str::to_owned),
     );
     let valid = verdict.valid;
-    let report = ClaimReport::new(
+    let mut report = ClaimReport::new(
         &input.name,
         index,
         rules.name,
@@ -443,6 +445,13 @@ fn decide<G: Game>(
     let stdout = match args.format {
         FormatArg::Text => report::text::claim(&report),
         FormatArg::Json => format!("{}\n", report::json::claim(&report)),
+        FormatArg::Html => {
+            report.date = record
+                .tag("Date")
+                .filter(|d| !d.is_empty() && !d.starts_with('?'))
+                .map(str::to_owned);
+            report::html::claim(&report)
+        }
     };
     Ok(Outcome {
         stdout,
@@ -456,6 +465,8 @@ pub enum ScanFormat {
     Jsonl,
     Csv,
     Github,
+    /// One page with a diagram per finding.
+    Html,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -543,6 +554,13 @@ fn check_position(args: CheckPositionArgs) -> Result<Outcome, Diagnostic> {
     use crate::game::{DeadCheck, Win};
     use shakmaty::{Color, Position};
 
+    if args.format == FormatArg::Html {
+        return Err(Diagnostic::new(
+            "verify-claim check-position",
+            None,
+            "--format html: check-position writes text or json",
+        ));
+    }
     let pos = position_from_fen(&args.fen).map_err(|m| Diagnostic::new("--fen", None, m))?;
     let search = search_of(args.dead_search);
     let side_wanted = |c: SideArg| args.side.is_none_or(|s| s == c);
@@ -575,7 +593,7 @@ fn check_position(args: CheckPositionArgs) -> Result<Outcome, Diagnostic> {
             v["ending"] = serde_json::json!(ending);
             format!("{v}\n")
         }
-        FormatArg::Text => {
+        FormatArg::Text | FormatArg::Html => {
             let mut s = format!("Position: {}\n", ChessGame::fen(&pos));
             s.push_str(&match (ending, dead) {
                 (Some(e), _) => format!("The position is {e}: not a dead position, the game is over as such.\n"),
@@ -656,6 +674,7 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
             EncodingArg::Latin1 => Encoding::Latin1,
         },
         progress: !args.no_progress && std::io::stderr().is_terminal(),
+        boards: args.format == ScanFormat::Html,
     };
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -664,6 +683,7 @@ fn scan(args: ScanArgs) -> Result<Outcome, Diagnostic> {
         ScanFormat::Jsonl => Box::new(printers::Jsonl),
         ScanFormat::Csv => Box::new(printers::Csv::new()),
         ScanFormat::Github => Box::new(printers::Github),
+        ScanFormat::Html => Box::new(crate::report::html_scan::Html::new()),
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = match crate::scan::run(config, printer.as_mut(), &mut out) {

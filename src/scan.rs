@@ -34,6 +34,10 @@ pub struct Placed {
     pub white: String,
     pub black: String,
     pub finding: Finding,
+    /// The recorded result (scan pages) and the position of the finding,
+    /// when [`Config::boards`] asks for it.
+    pub result: String,
+    pub board: Option<Box<crate::game::board::Board>>,
 }
 
 /// What one chunk (or one input failure) produced.
@@ -70,6 +74,17 @@ pub fn analyse_chunk(
     encoding: Encoding,
     opts: &ScanOptions,
 ) -> (usize, usize, u32, Vec<Placed>) {
+    analyse_chunk_with(chunk, encoding, opts, false)
+}
+
+/// [`analyse_chunk`], with each finding's board when `boards` (the HTML
+/// page: only games with findings are replayed a second time).
+pub fn analyse_chunk_with(
+    chunk: &Chunk,
+    encoding: Encoding,
+    opts: &ScanOptions,
+    boards: bool,
+) -> (usize, usize, u32, Vec<Placed>) {
     let mut reader = Reader::new(&chunk.bytes, encoding);
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
     let lines = memchr::memchr_iter(b'\n', &chunk.bytes).count() as u32;
@@ -84,6 +99,8 @@ pub fn analyse_chunk(
                 place: cursor.place(e.offset),
                 white: String::new(),
                 black: String::new(),
+                result: String::new(),
+                board: None,
                 finding: Finding {
                     kind: Kind::ParseError,
                     ply: 0,
@@ -103,6 +120,23 @@ pub fn analyse_chunk(
                 }
                 let white = rec.tag("White").unwrap_or("?").to_owned();
                 let black = rec.tag("Black").unwrap_or("?").to_owned();
+                let result = rec
+                    .tag("Result")
+                    .or(rec.result.map(|r| r.text))
+                    .unwrap_or("")
+                    .to_owned();
+                let mut drawn = if boards {
+                    let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
+                    crate::game::board::record_boards(
+                        &rec,
+                        opts.game_type,
+                        opts.column_rules,
+                        &plies,
+                    )
+                } else {
+                    Vec::new()
+                }
+                .into_iter();
                 // Findings come sorted by ply; their offsets are not always
                 // increasing (a result finding points at the end), so the
                 // cursor handles going back.
@@ -112,6 +146,8 @@ pub fn analyse_chunk(
                         place: cursor.place(f.offset),
                         white: white.clone(),
                         black: black.clone(),
+                        result: result.clone(),
+                        board: drawn.next().flatten().map(Box::new),
                         finding: f,
                     });
                 }
@@ -175,6 +211,8 @@ pub struct Config {
     pub options: ScanOptions,
     pub encoding: Encoding,
     pub progress: bool,
+    /// Each finding's board, for the HTML page.
+    pub boards: bool,
 }
 
 /// Runs the scan, printing with `printer` to `out`.
@@ -205,6 +243,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     let (done_tx, done_rx) = mpsc::channel::<u64>();
     let options = config.options;
     let encoding = config.encoding;
+    let boards = config.boards;
     let producer_consumed = Arc::clone(&consumed);
 
     std::thread::scope(|scope| -> io::Result<Summary> {
@@ -255,7 +294,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
                             let s = seq;
                             pool.spawn(move || {
                                 let (games, plies, lines, findings) =
-                                    analyse_chunk(&chunk, encoding, &options);
+                                    analyse_chunk_with(&chunk, encoding, &options, boards);
                                 let _ = tx.send((
                                     s,
                                     Work::Chunk {
@@ -391,6 +430,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
         if let Some(b) = bar {
             b.finish_and_clear();
         }
+        printer.totals(summary.games, summary.plies);
         printer.finish(out)?;
         summary.bytes = consumed.load(Ordering::Relaxed);
         summary.seconds = started.elapsed().as_secs_f64();

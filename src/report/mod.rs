@@ -3,9 +3,15 @@
 //!
 //! - [`text`]: an arbiter's note, for people.
 //! - [`json`]: one JSON object, the documented schema (README, "JSON").
+//! - [`html`]: the appeal report, a printable page with board diagrams
+//!   ([`svg`], positions from [`diagrams`]); [`html_scan`] for archives.
 
+pub mod diagrams;
+pub mod html;
+pub mod html_scan;
 pub mod json;
 pub mod scan;
+pub mod svg;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -41,6 +47,10 @@ pub struct ClaimReport {
     pub notes: Vec<String>,
     /// What a record cannot show and the verdict therefore assumes.
     pub unverifiable: Vec<&'static str>,
+    /// The `Date` tag, when it says something (set by the caller).
+    pub date: Option<String>,
+    /// The positions the HTML report draws.
+    pub diagrams: diagrams::Diagrams,
 }
 
 impl ClaimReport {
@@ -87,7 +97,10 @@ impl ClaimReport {
             .written_move
             .as_ref()
             .map(|m| crate::claims::replay::numbered::<G>(pos, m));
+        let diagrams = diagrams::Diagrams::collect(replay, &verdict);
         ClaimReport {
+            date: None,
+            diagrams,
             file: file.to_owned(),
             game,
             game_type: G::TYPE,

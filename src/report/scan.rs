@@ -28,6 +28,10 @@ pub trait Printer {
         eprintln!("{file}: error: {message}");
         Ok(())
     }
+    /// The games and plies scanned, told just before [`Printer::finish`].
+    fn totals(&mut self, games: usize, plies: usize) {
+        let _ = (games, plies);
+    }
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let _ = out;
         Ok(())
