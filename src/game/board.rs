@@ -176,11 +176,7 @@ pub fn column_draughts(pos: &super::column_draughts::Position) -> Board {
             .pieces()
             .map(|p| Piece {
                 side: p.side,
-                figure: if p.king {
-                    Figure::Crowned
-                } else {
-                    Figure::Man
-                },
+                figure: if p.king { Figure::Crowned } else { Figure::Man },
             })
             .collect();
     }

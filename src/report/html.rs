@@ -8,110 +8,14 @@
 
 use std::fmt::Write;
 
-use super::diagrams::NEAR_MISSES_DRAWN;
-use super::svg::{self, Marks};
 use super::ClaimReport;
+use super::diagrams::NEAR_MISSES_DRAWN;
+pub use super::page::esc;
+use super::page::{page_start, rulebook_words};
+use super::svg::{self, Marks};
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
 use crate::game::board::Board;
-
-/// Escapes text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The page's style: screen and A4 print (no diagram cut across pages).
-pub const CSS: &str = r#"
-@page { size: A4; margin: 14mm 12mm; }
-* { -webkit-print-color-adjust: exact; print-color-adjust: exact; box-sizing: border-box; }
-html { font: 11pt/1.4 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #111; background: #fff; }
-body { max-width: 190mm; margin: 1.5em auto; padding: 0 1em; }
-h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
-h2 { font-size: 13pt; border-bottom: 1px solid #888; margin: 1.2em 0 .5em; }
-h3 { font-size: 11pt; margin: .8em 0 .3em; }
-p, li { orphans: 2; widows: 2; }
-.verdict { border: 3px solid; border-radius: 4px; padding: .5em 1em; margin: 0 0 1em; break-inside: avoid; }
-.verdict.ok { border-color: #1a7f37; background: #eaf6ec; }
-.verdict.no { border-color: #b42318; background: #fcebea; }
-.verdict h1 { font-size: 26pt; line-height: 1.1; margin: .1em 0 .2em; }
-.verdict p { margin: .2em 0; font-size: 12pt; }
-dl.head { display: grid; grid-template-columns: max-content 1fr; gap: .1em 1em; margin: 0; }
-dl.head dt { font-weight: bold; } dl.head dd { margin: 0; }
-.row { display: flex; flex-wrap: wrap; gap: 4mm 5mm; align-items: flex-start; }
-figure { margin: 0; width: 43mm; break-inside: avoid; page-break-inside: avoid; }
-figure svg.board { width: 43mm; height: auto; display: block; }
-figure.compact, figure.compact svg.board { width: 30mm; }
-figcaption { font-size: 8.5pt; line-height: 1.25; text-align: center; margin-top: 1mm; }
-figcaption b { display: block; }
-figure.claim svg.board { outline: 2px solid #1f4e9c; outline-offset: 1px; }
-figure.written svg.board { outline: 2px dashed #1f4e9c; outline-offset: 1px; }
-.legend { font-size: 8pt; color: #333; }
-svg .l { fill: #f0d9b5; } svg .d { fill: #b58863; }
-svg .m { fill: #f6e05e; opacity: .6; }
-svg .x { fill: none; stroke: #d00; stroke-width: 1; }
-svg .c { font: 3px sans-serif; text-anchor: middle; dominant-baseline: central; fill: #333; }
-svg .n { font: bold 3px sans-serif; text-anchor: end; fill: #fff; paint-order: stroke; stroke: #000; stroke-width: .6px; }
-svg.strip { width: 100%; height: auto; display: block; break-inside: avoid; }
-svg.strip .fen { fill: #9aa5b1; } svg.strip .play { fill: #3b82c4; } svg.strip .wr { fill: #f59e0b; }
-svg.strip .need { fill: none; stroke: #bbb; stroke-width: .3; } svg.strip text { font: 3.2px sans-serif; fill: #333; }
-.key span { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin: 0 .3em 0 .8em; }
-code, .fen { font-family: "DejaVu Sans Mono", monospace; font-size: 9pt; overflow-wrap: anywhere; }
-footer { margin-top: 2em; font-size: 8.5pt; color: #555; border-top: 1px solid #ccc; }
-@media print { body { margin: 0; max-width: none; padding: 0; } }
-"#;
-
-/// `<!doctype html>` to `<body>`, with the style and the piece symbols.
-pub fn page_start(title: &str, extra_css: &str, s: &mut String) {
-    let _ = write!(
-        s,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"generator\" content=\"verify-claim {}\">\
-         <title>{}</title><style>{CSS}{extra_css}</style></head>\n<body>\n{}",
-        env!("CARGO_PKG_VERSION"),
-        esc(title),
-        svg::defs()
-    );
-}
-
-/// The rulebook in words: "FIDE Laws of Chess in force from 1 January 2023
-/// (fide-2023)".
-pub fn rulebook_words(rules: &str) -> String {
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    match crate::laws::Edition::from_name(rules) {
-        Some(e) => {
-            let (y, m, d) = e.in_force_from();
-            let month = MONTHS.get(m as usize - 1).copied().unwrap_or("?");
-            format!("FIDE Laws of Chess in force from {d} {month} {y} ({rules})")
-        }
-        None => format!("St Petersburg rules of Russian column draughts ({rules})"),
-    }
-}
 
 fn rule_words(rule: &str) -> &str {
     match rule {
@@ -184,7 +88,11 @@ fn verdict(r: &ClaimReport, s: &mut String) {
     if let Some(first) = v.reasons.first() {
         let _ = write!(s, "<p>{}</p>", esc(&capital(first)));
     }
-    let _ = write!(s, "<p>Under the {}.</p></header>\n", esc(&rulebook_words(r.rules)));
+    let _ = writeln!(
+        s,
+        "<p>Under the {}.</p></header>",
+        esc(&rulebook_words(r.rules))
+    );
 }
 
 fn capital(t: &str) -> String {
@@ -363,7 +271,10 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         let (class, first) = if q == v.ply {
             ("claim", "the claim position".to_owned())
         } else {
-            ("", format!("occurrence {}", occurrence_no(&v.repetitions, q)))
+            (
+                "",
+                format!("occurrence {}", occurrence_no(&v.repetitions, q)),
+            )
         };
         figure(
             s,
@@ -535,12 +446,7 @@ fn count_strip(r: &ClaimReport, s: &mut String) {
             1 + i * 3
         );
         if i % 20 == 0 || i + 1 == cells {
-            let _ = write!(
-                s,
-                "<text x=\"{}\" y=\"10.5\">{}</text>",
-                1 + i * 3,
-                i + 1
-            );
+            let _ = write!(s, "<text x=\"{}\" y=\"10.5\">{}</text>", 1 + i * 3, i + 1);
         }
     }
     s.push_str("</svg><p class=\"key legend\"><span style=\"background:#9aa5b1\"></span>from the FEN<span style=\"background:#3b82c4\"></span>played<span style=\"background:#f59e0b\"></span>the written move<span style=\"border:1px solid #bbb\"></span>still needed</p>\n");
@@ -548,7 +454,7 @@ fn count_strip(r: &ClaimReport, s: &mut String) {
 
 /// "99 plies (49.5 moves by each player)".
 fn plies_words(n: u32) -> String {
-    let moves = if n % 2 == 0 {
+    let moves = if n.is_multiple_of(2) {
         format!("{}", n / 2)
     } else {
         format!("{}.5", n / 2)
@@ -570,12 +476,21 @@ fn dead(r: &ClaimReport, s: &mut String) {
         crate::game::Search::Full => "full search",
     };
     let _ = match d.dead() {
-        Some(true) => write!(s, "Dead ({search}): no sequence of legal moves leads to checkmate, for either side. "),
+        Some(true) => write!(
+            s,
+            "Dead ({search}): no sequence of legal moves leads to checkmate, for either side. "
+        ),
         Some(false) if d.white.as_bool() == Some(true) && d.black.as_bool() == Some(true) => {
-            write!(s, "Not a dead position ({search}): both sides can still checkmate. ")
+            write!(
+                s,
+                "Not a dead position ({search}): both sides can still checkmate. "
+            )
         }
         Some(false) => write!(s, "Not a dead position ({search}). "),
-        None => write!(s, "Undetermined ({search}): the search did not decide; nothing is assumed. "),
+        None => write!(
+            s,
+            "Undetermined ({search}): the search did not decide; nothing is assumed. "
+        ),
     };
     for (name, win) in [("White", &d.white), ("Black", &d.black)] {
         let _ = match win {
@@ -583,7 +498,10 @@ fn dead(r: &ClaimReport, s: &mut String) {
             // The lines themselves are for --explain and JSON.
             Win::Yes { .. } if d.black.as_bool() == d.white.as_bool() => Ok(()),
             Win::Yes { .. } => write!(s, "{name} can still checkmate. "),
-            Win::No => write!(s, "{name} cannot checkmate by any sequence of legal moves. "),
+            Win::No => write!(
+                s,
+                "{name} cannot checkmate by any sequence of legal moves. "
+            ),
             Win::Undetermined => write!(s, "{name}: undetermined. "),
         };
     }

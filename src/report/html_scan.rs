@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::html::{esc, page_start};
+use super::page::{esc, page_start};
 use super::scan::{Printer, Row};
 use super::svg::{self, Marks};
 use crate::claims::scan::{Kind, Severity};
@@ -17,10 +17,11 @@ use crate::claims::scan::{Kind, Severity};
 const SCAN_CSS: &str = r#"
 main.scan { display: flex; flex-direction: column; }
 main.scan > .summary { order: -1; }
-section.game { break-inside: auto; margin-top: .6em; }
+section.game { break-inside: auto; margin-top: .6em; content-visibility: auto; contain-intrinsic-size: auto 40mm; }
 section.game h2 { font-size: 11.5pt; margin: .8em 0 .3em; }
 .finding { display: flex; gap: 4mm; align-items: flex-start; padding: 1.5mm 0; border-bottom: 1px solid #e3e3e3; break-inside: avoid; page-break-inside: avoid; }
 .finding p { margin: 0; }
+.finding .same { width: 30mm; flex: none; font-size: 8pt; color: #666; text-align: center; }
 .sev { font: bold 8pt sans-serif; text-transform: uppercase; padding: 0 .4em; border-radius: 3px; color: #fff; }
 .sev.error { background: #b42318; } .sev.warning { background: #b26b00; } .sev.info { background: #3b6ea5; }
 table.counts { border-collapse: collapse; } table.counts td, table.counts th { padding: .1em .8em; border-bottom: 1px solid #ddd; text-align: left; }
@@ -34,6 +35,8 @@ pub struct Html {
     started: bool,
     /// The game being written: (file, game number).
     current: Option<(String, usize)>,
+    /// The ply last drawn in that game (findings at the same ply share it).
+    drawn_ply: Option<usize>,
     by_kind: BTreeMap<Kind, usize>,
     failed: Vec<(String, String)>,
     totals: Option<(usize, usize)>,
@@ -91,16 +94,24 @@ impl Printer for Html {
                 r.game
             )?;
             self.current = Some(key);
+            self.drawn_ply = None;
         }
         let f = &r.placed.finding;
         *self.by_kind.entry(f.kind).or_default() += 1;
         let mut s = String::with_capacity(2048);
         s.push_str("<div class=\"finding\">");
-        if let Some(b) = &r.placed.board {
-            let title = format!("{}, ply {}", f.kind.name(), f.ply);
-            s.push_str("<figure class=\"compact\">");
-            s.push_str(&svg::board(b, &Marks::default(), &title, true));
-            s.push_str("</figure>");
+        match &r.placed.board {
+            Some(_) if self.drawn_ply == Some(f.ply) => {
+                s.push_str("<div class=\"same\">the same position</div>");
+            }
+            Some(b) => {
+                let title = format!("{}, ply {}", f.kind.name(), f.ply);
+                s.push_str("<figure class=\"compact\">");
+                s.push_str(&svg::board(b, &Marks::default(), &title, true));
+                s.push_str("</figure>");
+                self.drawn_ply = Some(f.ply);
+            }
+            None => s.push_str("<div class=\"same\">no position</div>"),
         }
         let sev = f.kind.severity();
         s.push_str(&format!(
@@ -151,17 +162,15 @@ impl Printer for Html {
         self.close_game(out)?;
         let mut s = String::from("</div>\n<section class=\"summary\"><h1>Scan report</h1>");
         if let Some((games, plies)) = self.totals {
-            s.push_str(&format!(
-                "<p>{games} game(s), {plies} plies scanned.</p>"
-            ));
+            s.push_str(&format!("<p>{games} game(s), {plies} plies scanned.</p>"));
         }
         let total: usize = self.by_kind.values().sum();
         if total == 0 {
             s.push_str("<p>No findings.</p>");
         } else {
-            s.push_str(&format!(
-                "<table class=\"counts\"><tr><th>kind</th><th>severity</th><th>findings</th></tr>"
-            ));
+            s.push_str(
+                "<table class=\"counts\"><tr><th>kind</th><th>severity</th><th>findings</th></tr>",
+            );
             for (k, n) in &self.by_kind {
                 s.push_str(&format!(
                     "<tr><td>{}</td><td>{}</td><td class=\"n\">{n}</td></tr>",

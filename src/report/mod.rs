@@ -10,6 +10,7 @@ pub mod diagrams;
 pub mod html;
 pub mod html_scan;
 pub mod json;
+pub mod page;
 pub mod scan;
 pub mod svg;
 pub mod text;

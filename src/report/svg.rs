@@ -131,8 +131,8 @@ pub fn board(b: &Board, marks: &Marks, title: &str, compact: bool) -> String {
         s,
         "<svg class=\"board{}\" viewBox=\"{vx} 0 {vw} {vh}\" role=\"img\" aria-label=\"{}\"><title>{}</title>",
         if compact { " compact" } else { "" },
-        super::html::esc(title),
-        super::html::esc(title)
+        super::page::esc(title),
+        super::page::esc(title)
     );
     if (b.files, b.ranks) == (8, 8) {
         s.push_str("<use href=\"#vc-sq8\" width=\"80\" height=\"80\"/>");
@@ -153,7 +153,13 @@ pub fn board(b: &Board, marks: &Marks, title: &str, compact: bool) -> String {
             "<rect x=\"{x}\" y=\"{y}\" width=\"10\" height=\"10\" class=\"m\"/>"
         );
     }
+    if compact {
+        glyphs(&mut s, b);
+    }
     for (sq, pieces) in b.squares.iter().enumerate() {
+        if compact && pieces.len() == 1 && glyph(pieces[0]).is_some() {
+            continue;
+        }
         let (x, y) = xy(b, sq);
         stack(&mut s, x, y, pieces);
     }
@@ -206,11 +212,57 @@ pub fn board(b: &Board, marks: &Marks, title: &str, compact: bool) -> String {
     s
 }
 
+/// Chess pieces as font glyphs (the filled set, painted in each side's
+/// colour): one `<text>` per side, each glyph placed by its own x and y.
+/// Scan pages draw thousands of compact diagrams; the vector pieces, as
+/// `<use>` clones, cost Chromium minutes there.
+fn glyphs(s: &mut String, b: &Board) {
+    for side in [Side::White, Side::Black] {
+        let (mut xs, mut ys, mut text) = (String::new(), String::new(), String::new());
+        for (sq, pieces) in b.squares.iter().enumerate() {
+            if let [p] = pieces.as_slice()
+                && p.side == side
+                && let Some(g) = glyph(*p)
+            {
+                let (x, y) = xy(b, sq);
+                let _ = write!(xs, "{} ", x + 5);
+                let _ = write!(ys, "{} ", y + 5);
+                text.push(g);
+            }
+        }
+        if !text.is_empty() {
+            let _ = write!(
+                s,
+                "<text class=\"g {}\" x=\"{}\" y=\"{}\">{text}</text>",
+                side.name(),
+                xs.trim_end(),
+                ys.trim_end()
+            );
+        }
+    }
+}
+
+/// The filled chess glyph of a piece (U+265A–U+265F).
+fn glyph(p: Piece) -> Option<char> {
+    Some(match p.figure {
+        Figure::King => '\u{265A}',
+        Figure::Queen => '\u{265B}',
+        Figure::Rook => '\u{265C}',
+        Figure::Bishop => '\u{265D}',
+        Figure::Knight => '\u{265E}',
+        Figure::Pawn => '\u{265F}',
+        Figure::Man | Figure::Crowned => return None,
+    })
+}
+
 /// Top-left corner of a square, White at the bottom.
 fn xy(b: &Board, sq: usize) -> (usize, usize) {
     let f = b.files.max(1);
     let (file, rank) = (sq % f, sq / f);
-    (file * 10, (b.ranks.saturating_sub(1).saturating_sub(rank)) * 10)
+    (
+        file * 10,
+        (b.ranks.saturating_sub(1).saturating_sub(rank)) * 10,
+    )
 }
 
 /// The towers of more than one piece in the tower FEN's letters, top
@@ -227,6 +279,12 @@ pub fn towers_legend(b: &Board) -> Vec<String> {
         .iter()
         .enumerate()
         .filter(|(_, st)| st.len() > 1)
-        .map(|(sq, st)| format!("{} {}", b.square_name(sq), st.iter().map(letter).collect::<String>()))
+        .map(|(sq, st)| {
+            format!(
+                "{} {}",
+                b.square_name(sq),
+                st.iter().map(letter).collect::<String>()
+            )
+        })
         .collect()
 }
