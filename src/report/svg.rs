@@ -281,7 +281,7 @@ pub fn towers_legend(b: &Board) -> Vec<String> {
         .filter(|(_, st)| st.len() > 1)
         .map(|(sq, st)| {
             format!(
-                "{} {}",
+                "{}\u{a0}{}",
                 b.square_name(sq),
                 st.iter().map(letter).collect::<String>()
             )
