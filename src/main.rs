@@ -1,9 +1,11 @@
 #![forbid(unsafe_code)]
 
+mod cli;
+
 use std::io::Write;
 
 fn main() {
-    let status = match verify_claim::cli::run(std::env::args_os().collect()) {
+    let status = match cli::run(std::env::args_os().collect()) {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
             // A closed pipe (`| head`) is not an error worth a panic.

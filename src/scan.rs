@@ -453,11 +453,16 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 /// Reads a whole stream, for tests and benchmarks: the findings of every
 /// game, in order, with the per-file game numbers.
 pub fn scan_bytes(bytes: &[u8], options: &ScanOptions) -> Vec<Placed> {
+    scan_bytes_as(bytes, options, Encoding::Utf8)
+}
+
+/// [`scan_bytes`] reading tag values as `encoding` says.
+pub fn scan_bytes_as(bytes: &[u8], options: &ScanOptions, encoding: Encoding) -> Vec<Placed> {
     let mut chunker = Chunker::new(bytes);
     let mut out = Vec::new();
     let (mut before, mut lines_before) = (0, 0);
     while let Ok(Some(chunk)) = chunker.next_chunk() {
-        let (games, _, lines, mut f) = analyse_chunk(&chunk, Encoding::Utf8, options);
+        let (games, _, lines, mut f) = analyse_chunk(&chunk, encoding, options);
         for p in &mut f {
             p.game += before;
             p.place.line += lines_before;

@@ -15,10 +15,11 @@ use crate::laws::{Penalty, Rulebook, TimeClass};
 pub use replay::{Replay, ReplayError};
 
 /// Which rules a claim is made under (`--claim`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ClaimKind {
     Repetition,
     Count,
+    #[default]
     Any,
 }
 

@@ -11,6 +11,7 @@ pub mod html;
 pub mod html_scan;
 pub mod json;
 pub mod page;
+pub mod position;
 pub mod scan;
 pub mod svg;
 pub mod text;
@@ -125,6 +126,22 @@ impl ClaimReport {
                 GameType::ColumnDraughts => vec!["the clocks (1.13.2, note d)"],
             },
         }
+    }
+
+    /// The claim as `verify-claim claim --format json` prints it (README,
+    /// "JSON output").
+    pub fn to_json(&self) -> serde_json::Value {
+        json::claim(self)
+    }
+
+    /// The claim as an arbiter's note (`--format text`).
+    pub fn to_text(&self) -> String {
+        text::claim(self)
+    }
+
+    /// The appeal report, one self-contained HTML page (`--format html`).
+    pub fn to_html(&self) -> String {
+        html::claim(self)
     }
 
     /// The label of a ply ("after 24...Kg8", "at the start position").
