@@ -98,6 +98,7 @@ fn scan(path: &Path, jobs: usize) -> usize {
         encoding: verify_claim::record::Encoding::Utf8,
         progress: false,
         boards: false,
+        follow: false,
     };
     let mut sink = std::io::sink();
     let mut printer = verify_claim::report::scan::Jsonl;

@@ -101,7 +101,7 @@ mod api;
 
 pub use api::{
     ClaimOptions, DeadSearch, Findings, PositionCheck, PositionOptions, ScanItem, ScanSettings,
-    check_position, decide, scan_bytes, scan_paths,
+    check_position, decide, decide_file, scan_bytes, scan_paths,
 };
 pub use claims::scan::{Kind, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
@@ -124,8 +124,12 @@ pub mod input;
 #[doc(hidden)]
 pub mod laws;
 #[doc(hidden)]
+pub mod output;
+#[doc(hidden)]
 pub mod record;
 #[doc(hidden)]
 pub mod report;
 #[doc(hidden)]
 pub mod scan;
+#[doc(hidden)]
+pub mod watch;

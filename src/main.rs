@@ -2,19 +2,16 @@
 
 mod cli;
 
-use std::io::Write;
+use verify_claim::output;
 
 fn main() {
     let status = match cli::run(std::env::args_os().collect()) {
-        Ok(out) => {
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head`) is not an error worth a panic.
-            let _ = stdout.write_all(out.stdout.as_bytes());
-            let _ = stdout.flush();
-            out.status
-        }
+        Ok(out) => match output::write_stdout(out.stdout.as_bytes()) {
+            Ok(()) => out.status,
+            Err(status) => status,
+        },
         Err(diag) => {
-            eprintln!("{diag}");
+            output::to_stderr(diag);
             2
         }
     };

@@ -4,11 +4,12 @@
 //! CLI and the Python binding are thin layers over [`decide`].
 
 use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
-use crate::diag::{Diagnostic, Place, place_of};
+use crate::diag::Diagnostic;
 use crate::game::column_draughts::{self, ColumnDraughts};
 use crate::game::{Game, GameType, Search, Side, chess::ChessGame};
+use crate::input::{self, Input, Selected};
 use crate::laws::{Edition, Rulebook, TimeClass};
-use crate::record::{Encoding, GameRecord, Reader};
+use crate::record::{Encoding, GameRecord};
 use crate::report::ClaimReport;
 
 /// What is claimed, where, and under which rules. `ClaimOptions::default()`
@@ -57,90 +58,49 @@ impl Default for DeadSearch {
 /// Every problem, in the record or in the options, is a [`Diagnostic`] with
 /// the file and, where the record is at fault, the line and column.
 pub fn decide(file: &str, bytes: &[u8], opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
-    let input = Input { file, bytes };
-    let (index, record) = select_game(&input, opts)?;
+    decide_selected(
+        &input::select_from(file, bytes, opts.encoding, opts.game)?,
+        opts,
+    )
+}
+
+/// Decides the claim in the record at `path` (`-`: standard input;
+/// compressed files by name or magic bytes). The input is read as a stream:
+/// only the text that holds the chosen game is kept.
+pub fn decide_file(path: &str, opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
+    decide_selected(&input::select(path, opts.encoding, opts.game)?, opts)
+}
+
+fn decide_selected(selected: &Selected, opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
+    let (input, index) = (&selected.input, selected.index);
+    let record = selected.record()?;
+    let more_notes = selected.notes(&record);
     let game = crate::game::detect(&record, opts.game_type).map_err(|(o, m)| input.diag(o, m))?;
-    match game {
+    let mut report = match game {
         GameType::Chess => {
             let (edition, note) = match opts.rules {
                 None => Edition::for_date(record.tag("Date")),
                 Some(e) => (e, None),
             };
             let rules = Rulebook::fide(edition);
-            decide_game::<ChessGame>(&input, opts, index, &record, (), rules, note)
+            let notes = note.into_iter().chain(more_notes).collect();
+            decide_game::<ChessGame>(input, opts, index, &record, (), rules, notes)
         }
         GameType::ColumnDraughts => {
             let rules = Rulebook::column_draughts();
             let variant = opts.column_rules;
-            decide_game::<ColumnDraughts>(&input, opts, index, &record, variant, rules, None)
+            decide_game::<ColumnDraughts>(input, opts, index, &record, variant, rules, more_notes)
         }
+    }?;
+    if record.latin1 {
+        report.encoding = "latin1";
     }
+    Ok(report)
 }
 
-/// The input being decided, for messages.
-struct Input<'a> {
-    file: &'a str,
-    bytes: &'a [u8],
-}
-
-impl Input<'_> {
-    fn diag(&self, offset: usize, message: impl Into<String>) -> Diagnostic {
-        let place = place_of(self.bytes, offset, Place { line: 1, col: 1 });
-        Diagnostic::new(self.file, Some(place), message)
-    }
-
-    fn error(&self, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(self.file, None, message)
-    }
-}
-
-/// Reads every game of the input and returns the one asked for.
-fn select_game<'a>(
-    input: &Input<'a>,
-    opts: &ClaimOptions,
-) -> Result<(usize, GameRecord<'a>), Diagnostic> {
-    if input.bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(input.error("empty input: no game in it"));
-    }
-    let mut reader = Reader::new(input.bytes, opts.encoding);
-    let mut games = Vec::new();
-    while let Some(g) = reader.next_game() {
-        games.push(g);
-    }
-    let n = games.len();
-    let index = match (opts.game, n) {
-        (Some(k), _) if k >= 1 && k <= n => k,
-        (Some(k), _) => return Err(input.error(format!("--game {k}: the file has {n} game(s)"))),
-        (None, 1) => 1,
-        (None, _) => return Err(input.error(game_list(&games))),
-    };
-    match games.swap_remove(index - 1) {
-        Ok(g) => Ok((index, g)),
-        Err(e) => Err(input.diag(e.offset, e.message)),
-    }
-}
-
-/// "the file has N games; choose one with --game N:" and one line a game.
-fn game_list(games: &[Result<GameRecord<'_>, crate::record::pgn::SyntaxError>]) -> String {
-    let mut msg = format!(
-        "the file has {} games; choose one with --game N:",
-        games.len()
-    );
-    for (i, g) in games.iter().enumerate() {
-        msg.push_str(&match g {
-            Ok(g) => format!(
-                "\n  {:>3}  {} – {}{}",
-                i + 1,
-                g.tag("White").unwrap_or("?"),
-                g.tag("Black").unwrap_or("?"),
-                g.tag("Round")
-                    .map(|r| format!(", round {r}"))
-                    .unwrap_or_default()
-            ),
-            Err(e) => format!("\n  {:>3}  (unreadable: {})", i + 1, e.message),
-        });
-    }
-    msg
+/// An error about the options (no place in the record).
+fn error(input: &Input, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(&input.name, None, message)
 }
 
 /// Resolves `--after 31...Kg8` to the ply after that move.
@@ -166,8 +126,8 @@ fn resolve_after<G: Game>(replay: &Replay<G>, text: &str) -> Result<usize, Strin
     };
     let mv = rest[dots.len()..].trim();
     let mut seen = None;
-    for p in 0..replay.len() {
-        let pos = &replay.positions[p];
+    for (p, pos) in replay.positions().take(replay.len()).enumerate() {
+        let pos = &pos;
         if G::move_number(pos) == number && G::side_to_move(pos) == side {
             if let Ok(m) = G::parse_written(pos, mv)
                 && m == replay.moves[p]
@@ -226,22 +186,22 @@ fn tags_of(record: &GameRecord<'_>) -> (String, String, Option<String>, Option<S
 }
 
 fn decide_game<G: Game>(
-    input: &Input<'_>,
+    input: &Input,
     opts: &ClaimOptions,
     index: usize,
     record: &GameRecord<'_>,
     variant: G::Variant,
     rules: Rulebook,
-    rules_note: Option<String>,
+    more_notes: Vec<String>,
 ) -> Result<ClaimReport, Diagnostic> {
     let (start, mut notes) =
         G::start_position(record, variant).map_err(|(o, m)| input.diag(o, m))?;
     let replay =
         Replay::<G>::new(start, &record.moves).map_err(|e| input.diag(e.offset, e.message))?;
-    notes.extend(rules_note);
+    notes.extend(more_notes);
     let time = TimeClass::from_tag(record.tag("TimeControl"));
     notes.extend(time_note(time));
-    let ply = claim_point(&replay, opts).map_err(|m| input.error(m))?;
+    let ply = claim_point(&replay, opts).map_err(|m| error(input, m))?;
     let req = ClaimRequest {
         ply,
         written: opts.written_move.as_deref(),
@@ -255,13 +215,22 @@ fn decide_game<G: Game>(
             _ => replay.label(ply),
         };
         let written = opts.written_move.as_deref().unwrap_or("");
-        let fen = G::fen(&replay.positions[ply]);
-        input.error(format!(
-            "--move {written}: {e} (position after {at}: {fen})"
-        ))
+        let fen = G::fen(&replay.position(ply));
+        error(
+            input,
+            format!("--move {written}: {e} (position after {at}: {fen})"),
+        )
     })?;
     let tags = tags_of(record);
-    let mut report = ClaimReport::new(input.file, index, rules.name, tags, &replay, verdict, notes);
+    let mut report = ClaimReport::new(
+        &input.name,
+        index,
+        rules.name,
+        tags,
+        &replay,
+        verdict,
+        notes,
+    );
     report.date = record
         .tag("Date")
         .filter(|d| !d.is_empty() && !d.starts_with('?'))

@@ -5,6 +5,6 @@ mod claim;
 mod position;
 mod scan;
 
-pub use claim::{ClaimOptions, DeadSearch, decide};
+pub use claim::{ClaimOptions, DeadSearch, decide, decide_file};
 pub use position::{PositionCheck, PositionOptions, check_position};
 pub use scan::{Findings, ScanItem, ScanSettings, scan_bytes, scan_paths};

@@ -117,6 +117,7 @@ pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findin
         encoding: settings.encoding,
         progress: false,
         boards: false,
+        follow: false,
     };
     let (tx, rx) = mpsc::sync_channel(1024);
     let worker = std::thread::spawn(move || {

@@ -71,13 +71,18 @@ pub enum FormatArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EncodingArg {
+    /// UTF-8 where a tag value is UTF-8, else Latin-1 (with a note).
+    Auto,
+    /// UTF-8 only: anything else is an error.
     Utf8,
+    /// Every tag value is Latin-1 (ISO 8859-1).
     Latin1,
 }
 
 impl EncodingArg {
     pub fn encoding(self) -> Encoding {
         match self {
+            EncodingArg::Auto => Encoding::Auto,
             EncodingArg::Utf8 => Encoding::Utf8,
             EncodingArg::Latin1 => Encoding::Latin1,
         }

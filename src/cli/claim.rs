@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic, input};
+use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
 
 use super::{
     ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg, SideArg,
@@ -60,8 +60,8 @@ pub struct ClaimArgs {
     pub rules: RulesArg,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ClaimFormat,
-    /// How to read tag values that are not UTF-8.
-    #[arg(long, value_enum, default_value = "utf8")]
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
     pub encoding: EncodingArg,
     /// How hard to look for a dead position (full: the unwinnability search).
     #[arg(long, value_enum, default_value = "full")]
@@ -97,8 +97,7 @@ impl ClaimArgs {
 }
 
 pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
-    let input = input::read(&args.file)?;
-    let report = verify_claim::decide(&input.name, &input.bytes, &args.options())?;
+    let report = verify_claim::decide_file(&args.file, &args.options())?;
     let stdout = match args.format {
         ClaimFormat::Text => report.to_text(),
         ClaimFormat::Json => format!("{}\n", report.to_json()),

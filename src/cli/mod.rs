@@ -1,6 +1,6 @@
 //! The command line: clap subcommands over the library's front door.
 //!
-//! `verify-claim claim | scan | check-position | perft | completions | man`;
+//! `verify-claim claim | scan | watch | check-position | perft | completions | man`;
 //! a first argument that is not a subcommand is a claim
 //! (`verify-claim game.pgn --move Nf3`). Each subcommand's options and glue
 //! live in its own file; no rule is decided here.
@@ -10,6 +10,7 @@ mod claim;
 mod position;
 mod scan;
 mod tools;
+mod watch;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -53,6 +54,10 @@ pub enum Command {
     /// Scan archives for claimable draws, automatic draws and results the
     /// Laws contradict.
     Scan(scan::ScanArgs),
+    /// Follow live files while the games are played: say when the Laws end
+    /// a game, a claim becomes available, a move is illegal, a result is
+    /// entered.
+    Watch(watch::WatchArgs),
     /// Can either side still checkmate? Dead positions (5.2.2) and
     /// unwinnable flag falls (6.9).
     CheckPosition(position::CheckPositionArgs),
@@ -68,6 +73,7 @@ pub enum Command {
 const SUBCOMMANDS: &[&str] = &[
     "claim",
     "scan",
+    "watch",
     "check-position",
     "perft",
     "completions",
@@ -101,6 +107,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
     match cli.command {
         Command::Claim(a) => claim::run(&a),
         Command::Scan(a) => scan::run(a),
+        Command::Watch(a) => watch::run(&a),
         Command::CheckPosition(a) => position::run(&a),
         Command::Perft(a) => tools::perft(&a),
         Command::Completions(a) => Ok(Outcome::print(tools::completions(a.shell))),

@@ -1,7 +1,7 @@
 //! `verify-claim scan PATH...`: check whole archives. Exit status 1 when a
 //! finding is at or above `--fail-on`, 2 when an input could not be read.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
@@ -51,12 +51,15 @@ pub struct ScanArgs {
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
-    /// How to read tag values that are not UTF-8.
-    #[arg(long, value_enum, default_value = "utf8")]
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
     pub encoding: EncodingArg,
     /// No progress bar, even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
+    /// Follow symbolic links in directories (loops are detected and skipped).
+    #[arg(long)]
+    pub follow: bool,
     /// How hard to look for dead positions and unwinnable flag falls.
     #[arg(long, value_enum, default_value = "quick")]
     pub dead_search: DeadSearchArg,
@@ -89,6 +92,7 @@ impl ScanArgs {
             encoding: self.encoding.encoding(),
             progress: !self.no_progress && std::io::stderr().is_terminal(),
             boards: self.format == ScanFormat::Html,
+            follow: self.follow,
         }
     }
 
@@ -126,16 +130,15 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = match verify_claim::scan::run(args.config(), printer.as_mut(), &mut out) {
         Ok(s) => s,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+        // A closed pipe: quietly, 141; any other write error: said, 2.
+        Err(e) => {
             return Ok(Outcome {
                 stdout: String::new(),
-                status: 0,
+                status: verify_claim::output::failure_status(&e),
             });
         }
-        Err(e) => return Err(Diagnostic::new("verify-claim scan", None, e.to_string())),
     };
-    let _ = out.flush();
-    eprintln!("{}", summary_line(&summary));
+    verify_claim::output::to_stderr(summary_line(&summary));
     Ok(Outcome {
         stdout: String::new(),
         status: args.status(&summary),

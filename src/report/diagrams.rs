@@ -33,16 +33,16 @@ impl Diagrams {
             if d.boards.contains_key(&q) {
                 continue;
             }
-            let board = G::board(&replay.positions[q]);
+            let board = G::board(&replay.position(q));
             if q > 0 {
                 d.moved
-                    .insert(q, board.changed(&G::board(&replay.positions[q - 1])));
+                    .insert(q, board.changed(&G::board(&replay.position(q - 1))));
             }
             d.boards.insert(q, board);
         }
         // The written move, played on a copy (after the game ended it may
         // not be legal: then there is nothing to draw).
-        let pos = &replay.positions[p];
+        let pos = &replay.position(p);
         if let Some(text) = &v.written_move
             && let Ok(m) = G::parse_written(pos, text)
         {

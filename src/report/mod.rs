@@ -53,6 +53,9 @@ pub struct ClaimReport {
     pub date: Option<String>,
     /// The positions the HTML report draws.
     pub diagrams: diagrams::Diagrams,
+    /// How the tag values were read: `utf-8`, or `latin1` when some were
+    /// not UTF-8 (or Latin-1 was asked for).
+    pub encoding: &'static str,
 }
 
 impl ClaimReport {
@@ -94,7 +97,7 @@ impl ClaimReport {
             .filter(|&q| q <= verdict.ply)
             .map(|q| (q, replay.label(q)))
             .collect();
-        let pos = &replay.positions[verdict.ply];
+        let pos = &replay.position(verdict.ply);
         let written_label = verdict
             .written_move
             .as_ref()
@@ -118,6 +121,7 @@ impl ClaimReport {
             written_label,
             verdict,
             notes,
+            encoding: "utf-8",
             unverifiable: match G::TYPE {
                 GameType::Chess => vec![
                     "whether the claimant touched a piece before claiming (9.4)",

@@ -25,7 +25,13 @@ pub trait Printer {
     /// An input that could not be read (always also said on stderr).
     fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
         let _ = out;
-        eprintln!("{file}: error: {message}");
+        crate::output::to_stderr(format_args!("{file}: error: {message}"));
+        Ok(())
+    }
+    /// A path a walk left out (always also said on stderr).
+    fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
+        let _ = out;
+        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
         Ok(())
     }
     /// The games and plies scanned, told just before [`Printer::finish`].
@@ -211,10 +217,20 @@ impl Printer for Github {
     }
 
     fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
-        eprintln!("{file}: error: {message}");
+        crate::output::to_stderr(format_args!("{file}: error: {message}"));
         writeln!(
             out,
             "::error file={},title=unreadable-input::{}",
+            gh_escape(file, true),
+            gh_escape(message, false)
+        )
+    }
+
+    fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
+        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
+        writeln!(
+            out,
+            "::warning file={},title=skipped-input::{}",
             gh_escape(file, true),
             gh_escape(message, false)
         )
