@@ -99,6 +99,7 @@ fn scan(path: &Path, jobs: usize) -> usize {
         progress: false,
         min_severity: verify_claim::claims::scan::Severity::Info,
         annotate: false,
+        boards: false,
         follow: false,
     };
     let mut sink = std::io::sink();

@@ -44,6 +44,10 @@ pub struct Placed {
     pub white: String,
     pub black: String,
     pub finding: Finding,
+    /// The recorded result (scan pages) and the position of the finding,
+    /// when [`Config::boards`] asks for it.
+    pub result: String,
+    pub board: Option<Box<crate::game::board::Board>>,
 }
 
 /// What one task produced.
@@ -87,15 +91,18 @@ pub fn analyse_chunk(
     encoding: Encoding,
     opts: &ScanOptions,
 ) -> (usize, usize, u32, Vec<Placed>) {
-    analyse_chunk_until(chunk, encoding, opts, &AtomicBool::new(false))
+    analyse_chunk_until(chunk, encoding, opts, &AtomicBool::new(false), false)
 }
 
-/// [`analyse_chunk`], giving up between two games once `stop` is set.
+/// [`analyse_chunk`], giving up between two games once `stop` is set; with
+/// each finding's board when `boards` (the HTML page: only games with
+/// findings are replayed a second time).
 fn analyse_chunk_until(
     chunk: &Chunk,
     encoding: Encoding,
     opts: &ScanOptions,
     stop: &AtomicBool,
+    boards: bool,
 ) -> (usize, usize, u32, Vec<Placed>) {
     let mut reader = Reader::new(&chunk.bytes, encoding);
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
@@ -118,6 +125,23 @@ fn analyse_chunk_until(
                 }
                 let white = rec.tag("White").unwrap_or("?").to_owned();
                 let black = rec.tag("Black").unwrap_or("?").to_owned();
+                let result = rec
+                    .tag("Result")
+                    .or(rec.result.map(|r| r.text))
+                    .unwrap_or("")
+                    .to_owned();
+                let mut drawn = if boards {
+                    let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
+                    crate::game::board::record_boards(
+                        &rec,
+                        opts.game_type,
+                        opts.column_rules,
+                        &plies,
+                    )
+                } else {
+                    Vec::new()
+                }
+                .into_iter();
                 // Findings come sorted by ply; their offsets are not always
                 // increasing (a result finding points at the end), so the
                 // cursor handles going back.
@@ -127,6 +151,8 @@ fn analyse_chunk_until(
                         place: cursor.place(f.offset),
                         white: white.clone(),
                         black: black.clone(),
+                        result: result.clone(),
+                        board: drawn.next().flatten().map(Box::new),
                         finding: f,
                     });
                 }
@@ -155,6 +181,8 @@ fn error_at(game: usize, place: Place, offset: usize, message: String) -> Placed
         place,
         white: String::new(),
         black: String::new(),
+        result: String::new(),
+        board: None,
         finding: Finding {
             kind: Kind::ParseError,
             ply: 0,
@@ -234,6 +262,8 @@ pub struct Config {
     pub annotate: bool,
     /// Follow symbolic links met in directories.
     pub follow: bool,
+    /// Each finding's board, for the HTML page.
+    pub boards: bool,
 }
 
 /// Runs the scan, printing with `printer` to `out`.
@@ -271,6 +301,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
             stop: Arc::clone(&stop),
             consumed: Arc::clone(&consumed),
             annotate: config.annotate.then_some(config.min_severity),
+            boards: config.boards,
         };
         std::thread::Builder::new()
             .name("scan worker".into())
@@ -313,6 +344,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
             .input_error(&config.paths.join(", "), message, out)
             .map_err(writing)?;
     }
+    printer.totals(summary.games, summary.plies);
     printer.finish(out).map_err(writing)?;
     out.flush().map_err(writing)?;
     summary.bytes = consumed.load(Ordering::Relaxed);

@@ -238,7 +238,7 @@ fn decide_game<G: Game>(
         )
     })?;
     let tags = tags_of(record);
-    Ok(ClaimReport::new(
+    let mut report = ClaimReport::new(
         &input.name,
         index,
         rules.name,
@@ -246,5 +246,10 @@ fn decide_game<G: Game>(
         &replay,
         verdict,
         notes,
-    ))
+    );
+    report.date = record
+        .tag("Date")
+        .filter(|d| !d.is_empty() && !d.starts_with('?'))
+        .map(str::to_owned);
+    Ok(report)
 }

@@ -118,6 +118,7 @@ pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findin
         progress: false,
         min_severity: crate::claims::scan::Severity::Info,
         annotate: false,
+        boards: false,
         follow: false,
     };
     let (tx, rx) = mpsc::sync_channel(1024);

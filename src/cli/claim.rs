@@ -37,6 +37,8 @@ pub enum ClaimFormat {
     Json,
     /// The game written back with the verdict as a tag and comments.
     Pgn,
+    /// A printable page with board diagrams (the appeal report).
+    Html,
 }
 
 #[derive(Args, Debug)]
@@ -125,6 +127,7 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
         ClaimFormat::Text => report.to_text(),
         ClaimFormat::Json => format!("{}\n", report.to_json()),
         ClaimFormat::Pgn => raw_stdout(pgn),
+        ClaimFormat::Html => report.to_html(),
     };
     Ok(Outcome {
         stdout,

@@ -20,6 +20,8 @@ pub enum ScanFormat {
     Github,
     /// The input games written back, a comment at each finding.
     Pgn,
+    /// One page with a diagram per finding.
+    Html,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -108,6 +110,7 @@ impl ScanArgs {
                 MinSeverity::Error => Severity::Error,
             },
             annotate: self.format == ScanFormat::Pgn,
+            boards: self.format == ScanFormat::Html,
             follow: self.follow,
         }
     }
@@ -119,6 +122,7 @@ impl ScanArgs {
             ScanFormat::Csv => Box::new(printers::Csv::new()),
             ScanFormat::Github => Box::new(printers::Github),
             ScanFormat::Pgn => Box::new(verify_claim::report::pgn::Pgn),
+            ScanFormat::Html => Box::new(verify_claim::report::html_scan::Html::new()),
         }
     }
 

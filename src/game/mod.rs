@@ -5,6 +5,7 @@
 //! implements the same trait; the claim engine in [`crate::claims`] and the
 //! printers in [`crate::report`] are written once over it.
 
+pub mod board;
 pub mod chess;
 pub mod column_draughts;
 
@@ -300,6 +301,8 @@ pub trait Game {
     fn fen(pos: &Self::Position) -> String;
     /// A small text diagram, White at the bottom.
     fn diagram(pos: &Self::Position) -> String;
+    /// The position for a drawn diagram: squares with piece stacks.
+    fn board(pos: &Self::Position) -> board::Board;
     /// For positions with the same arrangement of pieces that are still not
     /// the same position: why. `None` if the arrangements differ or the
     /// positions are equal.

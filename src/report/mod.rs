@@ -4,11 +4,18 @@
 //! - [`text`]: an arbiter's note, for people.
 //! - [`json`]: one JSON object, the documented schema (README, "JSON").
 //! - [`pgn`]: the input games written back with the findings as comments.
+//! - [`html`]: the appeal report, a printable page with board diagrams
+//!   ([`svg`], positions from [`diagrams`]); [`html_scan`] for archives.
 
+pub mod diagrams;
+pub mod html;
+pub mod html_scan;
 pub mod json;
+pub mod page;
 pub mod pgn;
 pub mod position;
 pub mod scan;
+pub mod svg;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -46,6 +53,10 @@ pub struct ClaimReport {
     pub unverifiable: Vec<&'static str>,
     /// Print the helpmate lines behind "not a dead position" (`--explain`).
     pub explain: bool,
+    /// The `Date` tag, when it says something (set by the caller).
+    pub date: Option<String>,
+    /// The positions the HTML report draws.
+    pub diagrams: diagrams::Diagrams,
     /// How the tag values were read: `utf-8`, or `latin1` when some were
     /// not UTF-8 (or Latin-1 was asked for).
     pub encoding: &'static str,
@@ -100,7 +111,10 @@ impl ClaimReport {
             .map(|m| crate::claims::replay::numbered::<G>(pos, m));
         let mut notes = notes;
         notes.extend(verdict.notes.iter().cloned());
+        let diagrams = diagrams::Diagrams::collect(replay, &verdict);
         ClaimReport {
+            date: None,
+            diagrams,
             file: file.to_owned(),
             game,
             game_type: G::TYPE,
@@ -137,6 +151,11 @@ impl ClaimReport {
     /// The claim as an arbiter's note (`--format text`).
     pub fn to_text(&self) -> String {
         text::claim(self)
+    }
+
+    /// The appeal report, one self-contained HTML page (`--format html`).
+    pub fn to_html(&self) -> String {
+        html::claim(self)
     }
 
     /// The label of a ply ("after 24...Kg8", "at the start position").

@@ -34,6 +34,10 @@ pub trait Printer {
         crate::output::to_stderr(format_args!("{file}: warning: {message}"));
         Ok(())
     }
+    /// The games and plies scanned, told just before [`Printer::finish`].
+    fn totals(&mut self, games: usize, plies: usize) {
+        let _ = (games, plies);
+    }
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let _ = out;
         Ok(())

@@ -157,6 +157,8 @@ pub(super) struct Worker {
     /// `--format pgn`: write each chunk back annotated, with the findings
     /// at or above this severity.
     pub(super) annotate: Option<crate::claims::scan::Severity>,
+    /// Each finding's board (the HTML page).
+    pub(super) boards: bool,
 }
 
 impl Worker {
@@ -200,8 +202,13 @@ impl Worker {
                 }
             }
         };
-        let (games, plies, lines, findings) =
-            analyse_chunk_until(&chunk, self.encoding, &self.options, &self.stop);
+        let (games, plies, lines, findings) = analyse_chunk_until(
+            &chunk,
+            self.encoding,
+            &self.options,
+            &self.stop,
+            self.boards,
+        );
         let text = self.annotate.map(|min| {
             crate::report::pgn::annotate_chunk(&chunk.bytes, self.encoding, &findings, min)
         });

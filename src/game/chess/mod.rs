@@ -437,6 +437,10 @@ impl Game for ChessGame {
         Fen::from_position(pos, EnPassantMode::Legal).to_string()
     }
 
+    fn board(pos: &Chess) -> crate::game::board::Board {
+        crate::game::board::chess(pos)
+    }
+
     fn diagram(pos: &Chess) -> String {
         let mut out = String::new();
         for rank in (0..8u32).rev() {

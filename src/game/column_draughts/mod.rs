@@ -758,6 +758,10 @@ impl Game for ColumnDraughts {
         fen::write(pos)
     }
 
+    fn board(pos: &Position) -> crate::game::board::Board {
+        crate::game::board::column_draughts(pos)
+    }
+
     fn diagram(pos: &Position) -> String {
         let mut out = String::new();
         let mut legend = Vec::new();
