@@ -259,5 +259,6 @@ fn scan_report_renders() {
     let got = render(&chrome, "scan", &r.stdout);
     assert_eq!(diagrams(&got.dom), positions.len(), "scan: board diagrams");
     assert!(got.dom.contains("Scan report"));
-    assert_eq!(got.pages, 4, "scan: PDF pages");
+    // fixtures/scan holds kinds.pgn, flag-fall.pgn and annotate.pgn.
+    assert_eq!(got.pages, 5, "scan: PDF pages");
 }
