@@ -536,51 +536,67 @@ pub struct CheckPositionArgs {
     /// How hard to look.
     #[arg(long, value_enum, default_value = "full")]
     pub dead_search: DeadSearchArg,
+    /// The game the FEN is of (column draughts: the tower FEN).
+    #[arg(long, value_enum, default_value = "chess")]
+    pub game_type: GameTypeChoice,
+    /// Column draughts: the reading of the re-jump rule.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub column_rules: ColumnRulesArg,
 }
 
 fn check_position(args: CheckPositionArgs) -> Result<Outcome, Diagnostic> {
-    use crate::game::chess::unwinnable::{can_mate, position_from_fen};
-    use crate::game::{DeadCheck, Win};
-    use shakmaty::{Color, Position};
+    use crate::game::column_draughts::{ColumnDraughts, fen};
+    let bad = |m: String| Diagnostic::new("--fen", None, m);
+    if args.game_type == GameTypeChoice::ColumnDraughts {
+        let pos = fen::parse(&args.fen, column_rules_of(args.column_rules)).map_err(bad)?;
+        return Ok(check_position_of::<ColumnDraughts>(&pos, &args));
+    }
+    let pos = crate::game::chess::unwinnable::position_from_fen(&args.fen).map_err(bad)?;
+    Ok(check_position_of::<ChessGame>(&pos, &args))
+}
 
-    let pos = position_from_fen(&args.fen).map_err(|m| Diagnostic::new("--fen", None, m))?;
+fn check_position_of<G: Game>(pos: &G::Position, args: &CheckPositionArgs) -> Outcome {
+    use crate::game::{DeadCheck, Ending, Win};
+
     let search = search_of(args.dead_search);
     let side_wanted = |c: SideArg| args.side.is_none_or(|s| s == c);
+    let can = |c: SideArg, s: Side| match side_wanted(c) {
+        true => G::can_mate(pos, s, search),
+        false => Win::Undetermined,
+    };
     let check = DeadCheck {
         search,
-        white: if side_wanted(SideArg::White) {
-            can_mate(&pos, Color::White, search)
-        } else {
-            Win::Undetermined
-        },
-        black: if side_wanted(SideArg::Black) {
-            can_mate(&pos, Color::Black, search)
-        } else {
-            Win::Undetermined
-        },
+        white: can(SideArg::White, Side::White),
+        black: can(SideArg::Black, Side::Black),
     };
-    let ending = ChessGame::ending(&pos).map(|e| e.name());
-    let dead = if pos.is_checkmate() || pos.is_stalemate() {
-        Some(false)
-    } else {
-        check.dead()
+    let ending = G::ending(pos);
+    let over = matches!(
+        ending,
+        Some(Ending::Checkmate | Ending::Stalemate | Ending::NoMoves)
+    );
+    let ending = ending.map(|e| e.name());
+    let dead = if over { Some(false) } else { check.dead() };
+    let number = G::move_number(pos);
+    let to_move = G::side_to_move(pos);
+    let (mate, done, goal) = G::TYPE.win_words();
+    let article = match G::TYPE {
+        crate::game::GameType::Chess => "5.2.2",
+        crate::game::GameType::ColumnDraughts => "1.11",
     };
-    let number = ChessGame::move_number(&pos);
-    let to_move = ChessGame::side_to_move(&pos);
     let stdout = match args.format {
         FormatArg::Json => {
             let mut v = report::json::dead_check(&check);
             v["dead"] = serde_json::json!(dead);
-            v["fen"] = serde_json::json!(ChessGame::fen(&pos));
+            v["fen"] = serde_json::json!(G::fen(pos));
             v["ending"] = serde_json::json!(ending);
             format!("{v}\n")
         }
         FormatArg::Text => {
-            let mut s = format!("Position: {}\n", ChessGame::fen(&pos));
+            let mut s = format!("Position: {}\n", G::fen(pos));
             s.push_str(&match (ending, dead) {
                 (Some(e), _) => format!("The position is {e}: not a dead position, the game is over as such.\n"),
                 (None, _) if args.side.is_some() => String::new(),
-                (None, Some(true)) => "Dead: no sequence of legal moves leads to checkmate, for either side (5.2.2).\n".to_owned(),
+                (None, Some(true)) => format!("Dead: no sequence of legal moves leads to {goal}, for either side ({article}).\n"),
                 (None, Some(false)) => "Not dead.\n".to_owned(),
                 (None, None) => "Dead or not: undetermined (nothing is assumed).\n".to_owned(),
             });
@@ -593,14 +609,14 @@ fn check_position(args: CheckPositionArgs) -> Result<Outcome, Diagnostic> {
                 }
                 s.push_str(&match win {
                     Win::Yes { helpmate } if helpmate.is_empty() => {
-                        format!("  {name} has checkmated.\n")
+                        format!("  {name} has {done}.\n")
                     }
                     Win::Yes { helpmate } => format!(
-                        "  {name} can checkmate: {} (a helpmate)\n",
+                        "  {name} can {mate}: {} (a helpmate)\n",
                         report::numbered_line(number, to_move, helpmate)
                     ),
                     Win::No => {
-                        format!("  {name} cannot checkmate by any sequence of legal moves.\n")
+                        format!("  {name} cannot {mate} by any sequence of legal moves.\n")
                     }
                     Win::Undetermined => format!(
                         "  {name}: undetermined{}.\n",
@@ -615,7 +631,7 @@ fn check_position(args: CheckPositionArgs) -> Result<Outcome, Diagnostic> {
             s
         }
     };
-    Ok(Outcome { stdout, status: 0 })
+    Outcome { stdout, status: 0 }
 }
 
 fn edition_of(arg: RulesArg) -> Option<Edition> {

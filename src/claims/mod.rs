@@ -229,7 +229,8 @@ pub fn first_dead_ply<G: Game>(positions: &[G::Position], upto: usize, search: S
     let (mut lo, mut hi) = (0, upto);
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if G::is_dead(&positions[mid], search) {
+        // Before `upto`: a move was played from it.
+        if G::is_dead_playable(&positions[mid], search) {
             hi = mid;
         } else {
             lo = mid + 1;

@@ -23,6 +23,7 @@ use shakmaty::{
     zobrist::Zobrist64,
 };
 
+mod castling960;
 pub mod unwinnable;
 
 use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};
