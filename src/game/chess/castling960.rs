@@ -55,6 +55,9 @@ fn exotic_castling(pos: &Chess, m: &Move) -> bool {
 /// [`super::unwinnable::can_mate`] for a position (neither checkmate nor
 /// stalemate) with castling rights the `chess` crate cannot express.
 pub(super) fn can_mate(pos: &Chess, side: Color, search: Search) -> Win {
+    if pos.board().by_color(side).count() == 1 {
+        return Win::No; // a lone king never gives check, castling or not
+    }
     let Some(base) = stripped(pos) else {
         return Win::Undetermined;
     };
@@ -112,7 +115,7 @@ fn castling_lines(pos: &Chess, side: Color, search: Search) -> Win {
 fn line_to(root: &Chess, nodes: &[(Chess, Option<(usize, Move)>)], mut i: usize) -> Vec<String> {
     let mut moves = Vec::new();
     while let Some((parent, m)) = &nodes[i].1 {
-        moves.push(m.clone());
+        moves.push(*m);
         i = *parent;
     }
     moves.reverse();

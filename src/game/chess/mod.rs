@@ -552,6 +552,10 @@ impl Game for ChessGame {
         unwinnable::is_dead(pos, search)
     }
 
+    fn is_dead_playable(pos: &Chess, search: Search) -> bool {
+        unwinnable::is_dead_playable(pos, search)
+    }
+
     fn insufficient_material(pos: &Chess) -> bool {
         pos.is_insufficient_material()
     }
