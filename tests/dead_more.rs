@@ -157,7 +157,7 @@ fn tcec_chess960_games() {
                 continue;
             };
             games += 1;
-            let last = &replay.positions[replay.len()];
+            let last = &replay.position(replay.len());
             if last.castles().castling_rights().is_empty() {
                 continue;
             }

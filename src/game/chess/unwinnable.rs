@@ -203,19 +203,25 @@ pub fn is_dead_playable(pos: &Chess, search: Search) -> bool {
     proved(chess::Color::White) && proved(chess::Color::Black)
 }
 
-/// Reads a FEN for `check-position` (Chess960 castling accepted). A
-/// position with more material than a game can reach (a study, a test
-/// vector) is analysed all the same, up to [`MAX_PIECES_A_SIDE`] pieces a
-/// side; game records stay strict.
+/// Reads a FEN (Chess960 castling accepted). A position with more
+/// material than a game can reach (a study, a test vector) is accepted;
+/// game records stay strict.
 pub fn position_from_fen(fen: &str) -> Result<Chess, String> {
     let f =
         Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| format!("bad FEN \"{fen}\": {e}"))?;
-    let pos: Chess = match f.into_position(CastlingMode::Chess960) {
-        Ok(p) => p,
+    match f.into_position(CastlingMode::Chess960) {
+        Ok(p) => Ok(p),
         Err(e) => e
             .ignore_too_much_material()
-            .map_err(|e| format!("bad FEN \"{fen}\": {e}"))?,
-    };
+            .map_err(|e| format!("bad FEN \"{fen}\": {e}")),
+    }
+}
+
+/// Reads a FEN for `check-position`: as [`position_from_fen`], and refused
+/// beyond [`MAX_PIECES_A_SIDE`] pieces a side (the analyser cannot take
+/// them).
+pub fn position_for_analysis(fen: &str) -> Result<Chess, String> {
+    let pos = position_from_fen(fen)?;
     for color in [Color::White, Color::Black] {
         let n = pos.board().by_color(color).count();
         if n > MAX_PIECES_A_SIDE {
