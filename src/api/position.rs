@@ -47,6 +47,8 @@ pub struct PositionCheck {
     pub move_number: u32,
     /// The side to move.
     pub to_move: Side,
+    /// The game: the printer's words ("checkmate", "win") and article.
+    pub game_type: GameType,
 }
 
 impl PositionCheck {
@@ -72,7 +74,7 @@ pub fn check_position(fen: &str, opts: &PositionOptions) -> Result<PositionCheck
     let bad = |m: String| Diagnostic::new("--fen", None, m);
     match opts.game_type {
         GameType::Chess => {
-            let pos = crate::game::chess::unwinnable::position_from_fen(fen).map_err(bad)?;
+            let pos = crate::game::chess::unwinnable::position_for_analysis(fen).map_err(bad)?;
             Ok(check::<ChessGame>(&pos, opts))
         }
         GameType::ColumnDraughts => {
@@ -106,5 +108,6 @@ fn check<G: Game>(pos: &G::Position, opts: &PositionOptions) -> PositionCheck {
         side: opts.side,
         move_number: G::move_number(pos),
         to_move: G::side_to_move(pos),
+        game_type: G::TYPE,
     }
 }

@@ -242,7 +242,8 @@ pub fn first_dead_ply<G: Game>(replay: &Replay<G>, upto: usize, search: Search) 
     let (mut lo, mut hi) = (0, upto);
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if G::is_dead(&replay.position(mid), search) {
+        // Before `upto`: a move was played from it.
+        if G::is_dead_playable(&replay.position(mid), search) {
             hi = mid;
         } else {
             lo = mid + 1;

@@ -299,6 +299,7 @@ pub fn scan_game<G: Game>(
     // The moves, to find the first dead ply afterwards by replaying.
     let start_pos = pos.clone();
     let mut moves: Vec<G::Move> = Vec::with_capacity(n);
+    let mut final_has_moves = false;
 
     for p in 0..=n {
         let offset = if p == 0 {
@@ -316,6 +317,7 @@ pub fn scan_game<G: Game>(
                 final_ending,
                 Some(Ending::Checkmate | Ending::Stalemate | Ending::NoMoves)
             );
+        final_has_moves = has_moves;
         let clock = G::count_clock(&pos);
 
         // Threefold: on the board, or with a written move.
@@ -537,7 +539,9 @@ pub fn scan_game<G: Game>(
 
     // A dead position stays dead: check the final position once, and only
     // when it is dead look for the first dead ply (binary search).
-    if G::is_dead(&pos, opts.dead_search) {
+    // The final position's ending was asked above: no second move
+    // generation for the dead check.
+    if final_has_moves && G::is_dead_playable(&pos, opts.dead_search) {
         let d = first_dead_ply::<G>(&start_pos, &moves, opts.dead_search);
         let explained = out
             .iter()
@@ -555,7 +559,8 @@ pub fn scan_game<G: Game>(
                 None,
                 None,
                 format!(
-                    "no sequence of legal moves can lead to checkmate: the game is drawn ({})",
+                    "no sequence of legal moves can lead to {}: the game is drawn ({})",
+                    G::TYPE.win_words().2,
                     rules.ending_article(Ending::InsufficientMaterial)
                 ),
             ));
@@ -595,7 +600,8 @@ fn first_dead_ply<G: Game>(start: &G::Position, moves: &[G::Move], search: Searc
     let (mut lo, mut hi) = (0, moves.len());
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if G::is_dead(&position_at(mid), search) {
+        // Not the final position: a move was played from it.
+        if G::is_dead_playable(&position_at(mid), search) {
             hi = mid;
         } else {
             lo = mid + 1;

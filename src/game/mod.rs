@@ -26,6 +26,16 @@ impl GameType {
             GameType::ColumnDraughts => "column-draughts",
         }
     }
+
+    /// What a side must still be able to do for a position not to be dead,
+    /// as a verb, its past and a noun: chess "checkmate", column draughts
+    /// "win" (leave the opponent without a move, 1.11).
+    pub fn win_words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            GameType::Chess => ("checkmate", "checkmated", "checkmate"),
+            GameType::ColumnDraughts => ("win", "won", "a win"),
+        }
+    }
 }
 
 /// Which game a record is of: from its `GameType` or `Variant` tag (PDN
@@ -269,8 +279,9 @@ pub trait Game {
     /// Neither side has material to mate with (cheap; no move generation).
     /// Draughts: always false.
     fn insufficient_material(pos: &Self::Position) -> bool;
-    /// Whether `side` can still checkmate (chess: the unwinnability
-    /// analyser). Games without such a notion leave it undetermined.
+    /// Whether `side` can still win (chess: checkmate, by the
+    /// unwinnability analyser; column draughts: leave the opponent without
+    /// a move, by a cooperative search). Undetermined when not decided.
     fn can_mate(pos: &Self::Position, side: Side, search: Search) -> Win {
         let _ = (pos, side, search);
         Win::Undetermined
@@ -289,7 +300,13 @@ pub trait Game {
         !matches!(
             Self::ending(pos),
             Some(Ending::Checkmate | Ending::Stalemate | Ending::NoMoves)
-        ) && Self::can_mate(pos, Side::White, search) == Win::No
+        ) && Self::is_dead_playable(pos, search)
+    }
+    /// [`Game::is_dead`] for a position the caller knows has a legal move
+    /// (one was played from it, or its ending was already asked): the
+    /// moves are not generated again.
+    fn is_dead_playable(pos: &Self::Position, search: Search) -> bool {
+        Self::can_mate(pos, Side::White, search) == Win::No
             && Self::can_mate(pos, Side::Black, search) == Win::No
     }
     /// How the position ends the game by itself, if it does.

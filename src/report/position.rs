@@ -11,10 +11,14 @@ pub fn text(c: &PositionCheck) -> String {
             format!("The position is {e}: not a dead position, the game is over as such.\n")
         }
         (None, _) if c.side.is_some() => String::new(),
-        (None, Some(true)) => {
-            "Dead: no sequence of legal moves leads to checkmate, for either side (5.2.2).\n"
-                .to_owned()
-        }
+        (None, Some(true)) => format!(
+            "Dead: no sequence of legal moves leads to {}, for either side ({}).\n",
+            c.game_type.win_words().2,
+            match c.game_type {
+                crate::game::GameType::Chess => "5.2.2",
+                crate::game::GameType::ColumnDraughts => "1.11",
+            }
+        ),
         (None, Some(false)) => "Not dead.\n".to_owned(),
         (None, None) => "Dead or not: undetermined (nothing is assumed).\n".to_owned(),
     });
@@ -27,13 +31,14 @@ pub fn text(c: &PositionCheck) -> String {
 }
 
 fn chance(c: &PositionCheck, name: &str, win: &Win) -> String {
+    let (mate, done, _) = c.game_type.win_words();
     match win {
-        Win::Yes { helpmate } if helpmate.is_empty() => format!("  {name} has checkmated.\n"),
+        Win::Yes { helpmate } if helpmate.is_empty() => format!("  {name} has {done}.\n"),
         Win::Yes { helpmate } => format!(
-            "  {name} can checkmate: {} (a helpmate)\n",
+            "  {name} can {mate}: {} (a helpmate)\n",
             super::numbered_line(c.move_number, c.to_move, helpmate)
         ),
-        Win::No => format!("  {name} cannot checkmate by any sequence of legal moves.\n"),
+        Win::No => format!("  {name} cannot {mate} by any sequence of legal moves.\n"),
         Win::Undetermined if c.check.search == Search::Quick => format!(
             "  {name}: undetermined (the quick search only proves impossibility; try --dead-search full).\n"
         ),

@@ -103,6 +103,10 @@ pub fn claim(r: &ClaimReport) -> String {
         let how = match over.reason {
             GameOverReason::Checkmate => "checkmate".to_owned(),
             GameOverReason::Stalemate => "stalemate".to_owned(),
+            GameOverReason::DeadPosition if r.game_type != crate::game::GameType::Chess => format!(
+                "a dead position (no sequence of legal moves can lead to {}: a win is impossible for both sides)",
+                r.game_type.win_words().2
+            ),
             other => other.name().to_owned(),
         };
         let _ = writeln!(
@@ -250,13 +254,14 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
         crate::game::Search::Quick => "quick search",
         crate::game::Search::Full => "full search",
     };
+    let (mate, done, goal) = r.game_type.win_words();
     if d.dead() == Some(false) && !r.explain {
         // The helpmate lines (often a hundred moves) go to --explain and JSON.
         let can = |w: &Win| matches!(w, Win::Yes { .. });
         let _ = match (can(&d.white), can(&d.black)) {
             (true, true) => writeln!(
                 s,
-                "\nNot a dead position: both sides can still checkmate ({search}; --explain shows how)."
+                "\nNot a dead position: both sides can still {mate} ({search}; --explain shows how)."
             ),
             (white, _) => {
                 let (yes, no) = if white {
@@ -271,7 +276,7 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
                 };
                 writeln!(
                     s,
-                    "\nNot a dead position: {yes} can still checkmate; {rest} ({search}; --explain shows how)."
+                    "\nNot a dead position: {yes} can still {mate}; {rest} ({search}; --explain shows how)."
                 )
             }
         };
@@ -280,7 +285,7 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
     let _ = match d.dead() {
         Some(true) => writeln!(
             s,
-            "\nDead position ({search}): dead: no sequence of legal moves leads to checkmate, for either side."
+            "\nDead position ({search}): dead: no sequence of legal moves leads to {goal}, for either side."
         ),
         Some(false) => writeln!(s, "\nDead position ({search}): not dead."),
         None => writeln!(
@@ -290,16 +295,13 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
     };
     for (name, win) in [("White", &d.white), ("Black", &d.black)] {
         let _ = match win {
-            Win::Yes { helpmate } if helpmate.is_empty() => writeln!(s, "  {name} has checkmated."),
+            Win::Yes { helpmate } if helpmate.is_empty() => writeln!(s, "  {name} has {done}."),
             Win::Yes { helpmate } => writeln!(
                 s,
-                "  {name} can still checkmate, e.g. (helpmate) {}",
+                "  {name} can still {mate}, e.g. (helpmate) {}",
                 numbered_line(r.move_number, r.to_move, helpmate)
             ),
-            Win::No => writeln!(
-                s,
-                "  {name} cannot checkmate by any sequence of legal moves."
-            ),
+            Win::No => writeln!(s, "  {name} cannot {mate} by any sequence of legal moves."),
             Win::Undetermined => writeln!(s, "  {name}: undetermined."),
         };
     }

@@ -22,6 +22,7 @@ use shakmaty::{
     zobrist::Zobrist64,
 };
 
+mod castling960;
 mod explain;
 pub mod unwinnable;
 mod written;
@@ -405,6 +406,10 @@ impl Game for ChessGame {
 
     fn is_dead(pos: &Chess, search: Search) -> bool {
         unwinnable::is_dead(pos, search)
+    }
+
+    fn is_dead_playable(pos: &Chess, search: Search) -> bool {
+        unwinnable::is_dead_playable(pos, search)
     }
 
     fn insufficient_material(pos: &Chess) -> bool {

@@ -20,16 +20,98 @@
 use std::str::FromStr;
 
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen, san::SanPlus, uci::UciMove,
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Position, Role, Square, fen::Fen,
+    san::SanPlus, uci::UciMove,
 };
 
 pub use crate::game::{DeadCheck, Search, Win};
 
-/// The position for chasolver: standard FEN (the `chess` crate reads no
-/// Chess960 castling). `None` when it cannot be expressed exactly.
+/// The most pieces a side may have for the analyser. The `chess` crate
+/// under it lists the moves of the side to move in a fixed array of 18
+/// entries, filled without bounds checks: one entry per piece that has a
+/// move, plus at most two en passant captures. 16 pieces a side (the most a
+/// game can reach: a promotion only replaces a pawn, and no move adds a
+/// piece) fill at most 18; a position with more could write past the array.
+/// Such a position never goes to the analyser.
+pub const MAX_PIECES_A_SIDE: usize = 16;
+
+/// Whether the analyser can be given this position, and every position
+/// reachable from it (moves never add pieces).
+pub fn fits_analyser(pos: &Chess) -> bool {
+    let b = pos.board();
+    b.white().count() <= MAX_PIECES_A_SIDE && b.black().count() <= MAX_PIECES_A_SIDE
+}
+
+/// The rooks whose castling the `chess` crate can express: standard
+/// castling, the king on e1 (e8) and the rook on a1 or h1 (a8, h8), where
+/// Chess960 castling is the same move.
+pub(super) fn expressible_rooks(pos: &Chess) -> Bitboard {
+    let b = pos.board();
+    let mut rooks = Bitboard::EMPTY;
+    if b.king_of(Color::White) == Some(Square::E1) {
+        rooks |= Bitboard::from(Square::A1) | Bitboard::from(Square::H1);
+    }
+    if b.king_of(Color::Black) == Some(Square::E8) {
+        rooks |= Bitboard::from(Square::A8) | Bitboard::from(Square::H8);
+    }
+    rooks
+}
+
+/// Castling rights the `chess` crate cannot express (Chess960).
+pub(super) fn exotic_rights(pos: &Chess) -> Bitboard {
+    pos.castles().castling_rights() & !expressible_rooks(pos)
+}
+
+fn chess_color(c: Color) -> chess::Color {
+    match c {
+        Color::White => chess::Color::White,
+        Color::Black => chess::Color::Black,
+    }
+}
+
+/// The position for chasolver, built directly (no FEN written and read
+/// again): the same board as the `chess` crate reads from our FEN. `None`
+/// when it cannot be expressed exactly (Chess960 castling rights) or has
+/// more material than the analyser can take.
 fn to_board(pos: &Chess) -> Option<chess::Board> {
-    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
-    chess::Board::from_str(&fen).ok()
+    if !fits_analyser(pos) || !exotic_rights(pos).is_empty() {
+        return None;
+    }
+    let mut b = chess::BoardBuilder::new();
+    for (sq, piece) in pos.board() {
+        let role = match piece.role {
+            Role::Pawn => chess::Piece::Pawn,
+            Role::Knight => chess::Piece::Knight,
+            Role::Bishop => chess::Piece::Bishop,
+            Role::Rook => chess::Piece::Rook,
+            Role::Queen => chess::Piece::Queen,
+            Role::King => chess::Piece::King,
+        };
+        b.piece(
+            chess::ALL_SQUARES[usize::from(sq)],
+            role,
+            chess_color(piece.color),
+        );
+    }
+    b.side_to_move(chess_color(pos.turn()));
+    let rights = pos.castles().castling_rights();
+    for (color, short, long) in [
+        (Color::White, Square::H1, Square::A1),
+        (Color::Black, Square::H8, Square::A8),
+    ] {
+        let r = match (rights.contains(short), rights.contains(long)) {
+            (true, true) => chess::CastleRights::Both,
+            (true, false) => chess::CastleRights::KingSide,
+            (false, true) => chess::CastleRights::QueenSide,
+            (false, false) => chess::CastleRights::NoRights,
+        };
+        b.castle_rights(chess_color(color), r);
+    }
+    b.en_passant(
+        pos.ep_square(EnPassantMode::Legal)
+            .map(|sq| chess::File::from_index(usize::from(sq.file()))),
+    );
+    chess::Board::try_from(&b).ok()
 }
 
 /// Replays chasolver's moves on our position and writes them in SAN; `None`
@@ -60,13 +142,18 @@ pub fn can_mate(pos: &Chess, side: Color, search: Search) -> Win {
     if pos.is_stalemate() {
         return Win::No;
     }
-    let Some(board) = to_board(pos) else {
+    analyse(pos, side, search)
+}
+
+/// [`can_mate`] for a position that is neither checkmate nor stalemate.
+pub(super) fn analyse(pos: &Chess, side: Color, search: Search) -> Win {
+    if !fits_analyser(pos) {
         return Win::Undetermined;
+    }
+    let Some(board) = to_board(pos) else {
+        return super::castling960::can_mate(pos, side, search);
     };
-    let color = match side {
-        Color::White => chess::Color::White,
-        Color::Black => chess::Color::Black,
-    };
+    let color = chess_color(side);
     match search {
         Search::Quick => {
             if chasolver::is_unwinnable_fast(&board, color) {
@@ -88,14 +175,23 @@ pub fn can_mate(pos: &Chess, side: Color, search: Search) -> Win {
     }
 }
 
-/// Proved dead: neither side can mate. One conversion, and it stops at the
-/// first side not proved unable to mate (the usual case, and cheap).
+/// Proved dead: neither side can mate.
 pub fn is_dead(pos: &Chess, search: Search) -> bool {
     if pos.legal_moves().is_empty() {
         return false; // checkmate or stalemate: the game ends as that
     }
+    is_dead_playable(pos, search)
+}
+
+/// [`is_dead`] for a position known to have a legal move. One conversion,
+/// and it stops at the first side not proved unable to mate (the usual
+/// case, and cheap).
+pub fn is_dead_playable(pos: &Chess, search: Search) -> bool {
     let Some(board) = to_board(pos) else {
-        return false;
+        return fits_analyser(pos)
+            && [Color::White, Color::Black]
+                .into_iter()
+                .all(|c| analyse(pos, c, search) == Win::No);
     };
     let proved = |color: chess::Color| match search {
         Search::Quick => chasolver::is_unwinnable_fast(&board, color),
@@ -107,9 +203,9 @@ pub fn is_dead(pos: &Chess, search: Search) -> bool {
     proved(chess::Color::White) && proved(chess::Color::Black)
 }
 
-/// Reads a FEN for `check-position` (Chess960 castling accepted). A
-/// position with more material than a game can reach (a study, a test
-/// vector) is analysed all the same; game records stay strict.
+/// Reads a FEN (Chess960 castling accepted). A position with more
+/// material than a game can reach (a study, a test vector) is accepted;
+/// game records stay strict.
 pub fn position_from_fen(fen: &str) -> Result<Chess, String> {
     let f =
         Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| format!("bad FEN \"{fen}\": {e}"))?;
@@ -119,6 +215,22 @@ pub fn position_from_fen(fen: &str) -> Result<Chess, String> {
             .ignore_too_much_material()
             .map_err(|e| format!("bad FEN \"{fen}\": {e}")),
     }
+}
+
+/// Reads a FEN for `check-position`: as [`position_from_fen`], and refused
+/// beyond [`MAX_PIECES_A_SIDE`] pieces a side (the analyser cannot take
+/// them).
+pub fn position_for_analysis(fen: &str) -> Result<Chess, String> {
+    let pos = position_from_fen(fen)?;
+    for color in [Color::White, Color::Black] {
+        let n = pos.board().by_color(color).count();
+        if n > MAX_PIECES_A_SIDE {
+            return Err(format!(
+                "FEN \"{fen}\": {n} {color} pieces; no game reaches more than {MAX_PIECES_A_SIDE} a side, and the analyser takes no more"
+            ));
+        }
+    }
+    Ok(pos)
 }
 
 #[cfg(test)]

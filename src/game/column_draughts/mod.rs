@@ -28,11 +28,12 @@
 //! assert_eq!(ColumnDraughts::notation(&start, &m), "c3-d4");
 //! ```
 
+pub mod dead;
 pub mod fen;
 
 use std::fmt;
 
-use super::{Difference, Ending, Game, GameType, MoveError, Side};
+use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};
 use crate::record::GameRecord;
 
 /// Which reading of the re-jump rule applies (`--column-rules`).
@@ -740,6 +741,14 @@ impl Game for ColumnDraughts {
 
     fn insufficient_material(_pos: &Position) -> bool {
         false
+    }
+
+    fn can_mate(pos: &Position, side: Side, search: Search) -> Win {
+        dead::can_win(pos, side, search)
+    }
+
+    fn is_dead_playable(pos: &Position, search: Search) -> bool {
+        dead::is_dead_playable(pos, search)
     }
 
     fn ending(pos: &Position) -> Option<Ending> {
