@@ -8,7 +8,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::claims::scan::{Kind, Severity};
 use crate::scan::Placed;
@@ -39,30 +39,59 @@ fn side(r: &Row<'_>) -> Option<&'static str> {
     r.placed.finding.side.map(|s| s.name())
 }
 
+/// One JSON line, field for field (the README's schema; the order is the
+/// contract). `recorded` and `expected` appear on result mismatches and on
+/// findings that name the recorded result, as `null` where unknown.
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    file: &'a str,
+    game: usize,
+    line: u32,
+    ply: usize,
+    kind: Kind,
+    side: Option<&'static str>,
+    #[serde(rename = "move")]
+    mv: Option<&'a str>,
+    message: &'a str,
+    severity: Severity,
+    column: u32,
+    white: &'a str,
+    black: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recorded: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<Option<&'a str>>,
+}
+
+impl<'a> JsonRow<'a> {
+    fn new(r: &'a Row<'_>) -> JsonRow<'a> {
+        let f = &r.placed.finding;
+        let result = f.kind == Kind::ResultMismatch || f.recorded.is_some();
+        JsonRow {
+            file: r.file,
+            game: r.game,
+            line: r.placed.place.line,
+            ply: f.ply,
+            kind: f.kind,
+            side: side(r),
+            mv: f.mv.as_deref(),
+            message: &f.message,
+            severity: f.kind.severity(),
+            column: r.placed.place.col,
+            white: &r.placed.white,
+            black: &r.placed.black,
+            recorded: result.then_some(f.recorded.as_deref()),
+            expected: result.then_some(f.expected.as_deref()),
+        }
+    }
+}
+
 pub struct Jsonl;
 
 impl Printer for Jsonl {
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let f = &r.placed.finding;
-        let mut v = json!({
-            "file": r.file,
-            "game": r.game,
-            "line": r.placed.place.line,
-            "ply": f.ply,
-            "kind": f.kind,
-            "side": side(r),
-            "move": f.mv,
-            "message": f.message,
-            "severity": f.kind.severity(),
-            "column": r.placed.place.col,
-            "white": r.placed.white,
-            "black": r.placed.black,
-        });
-        if f.kind == Kind::ResultMismatch || f.recorded.is_some() {
-            v["recorded"] = json!(f.recorded);
-            v["expected"] = json!(f.expected);
-        }
-        writeln!(out, "{v}")
+        serde_json::to_writer(&mut *out, &JsonRow::new(r))?;
+        out.write_all(b"\n")
     }
 }
 
@@ -82,11 +111,20 @@ impl Default for Csv {
     }
 }
 
-fn csv_field(s: &str) -> String {
+/// Writes one field, quoted (quotes doubled) when it holds a comma, a
+/// quote or a line end.
+fn csv_field(out: &mut dyn Write, s: &str) -> io::Result<()> {
     if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+        out.write_all(b"\"")?;
+        for (i, part) in s.split('"').enumerate() {
+            if i > 0 {
+                out.write_all(b"\"\"")?;
+            }
+            out.write_all(part.as_bytes())?;
+        }
+        out.write_all(b"\"")
     } else {
-        s.to_owned()
+        out.write_all(s.as_bytes())
     }
 }
 
@@ -106,22 +144,30 @@ impl Csv {
 impl Printer for Csv {
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
         self.write_header(out)?;
+        let j = JsonRow::new(r);
+        csv_field(out, j.file)?;
+        write!(
+            out,
+            ",{},{},{},{},{},{},{},",
+            j.game,
+            j.line,
+            j.column,
+            j.ply,
+            j.kind.name(),
+            j.severity.name(),
+            j.side.unwrap_or("")
+        )?;
         let f = &r.placed.finding;
-        let fields = [
-            csv_field(r.file),
-            r.game.to_string(),
-            r.placed.place.line.to_string(),
-            r.placed.place.col.to_string(),
-            f.ply.to_string(),
-            f.kind.name().to_owned(),
-            f.kind.severity().name().to_owned(),
-            side(r).unwrap_or("").to_owned(),
-            csv_field(f.mv.as_deref().unwrap_or("")),
-            csv_field(f.recorded.as_deref().unwrap_or("")),
-            csv_field(f.expected.as_deref().unwrap_or("")),
-            csv_field(&f.message),
-        ];
-        writeln!(out, "{}", fields.join(","))
+        for field in [
+            f.mv.as_deref(),
+            f.recorded.as_deref(),
+            f.expected.as_deref(),
+        ] {
+            csv_field(out, field.unwrap_or(""))?;
+            out.write_all(b",")?;
+        }
+        csv_field(out, j.message)?;
+        out.write_all(b"\n")
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
