@@ -103,6 +103,7 @@ fn scan(path: &Path, jobs: usize) -> usize {
         options: ScanOptions::default(),
         encoding: verify_claim::record::Encoding::Utf8,
         progress: false,
+        follow: false,
     };
     let mut sink = std::io::sink();
     let mut printer = verify_claim::report::scan::Jsonl;

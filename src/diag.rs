@@ -48,23 +48,80 @@ impl std::error::Error for Diagnostic {}
 /// Computes the place of byte `offset` in `bytes`, whose first byte is at
 /// `base` (the place of `bytes[0]` in the whole input).
 ///
-/// Columns count UTF-8 characters (continuation bytes are not counted), so a
-/// column points at the character a user sees in an editor.
+/// Lines end with LF, CRLF or a lone CR (old Mac files). Columns count UTF-8
+/// characters (continuation bytes are not counted), so a column points at
+/// the character a user sees in an editor.
 pub fn place_of(bytes: &[u8], offset: usize, base: Place) -> Place {
     let offset = offset.min(bytes.len());
     let before = &bytes[..offset];
-    let newlines = before.iter().filter(|&&b| b == b'\n').count() as u32;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map(|i| i + 1);
+    let lines = crate::record::boundary::line_ends(before) as u32;
+    let line_start = memchr::memrchr2(b'\n', b'\r', before).map(|i| i + 1);
     let col_bytes = &before[line_start.unwrap_or(0)..];
     let chars = col_bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32;
-    if newlines == 0 {
+    if lines == 0 {
         Place {
             line: base.line,
             col: base.col + chars,
         }
     } else {
         Place {
-            line: base.line + newlines,
+            line: base.line + lines,
+            col: 1 + chars,
+        }
+    }
+}
+
+/// Turns byte offsets into places, counting lines forward from the last
+/// offset asked for (cheap for offsets asked in increasing order; an
+/// earlier offset is counted from the start). Line ends as in [`place_of`].
+pub struct LineCursor<'a> {
+    bytes: &'a [u8],
+    base: Place,
+    at: usize,
+    line: u32,
+    line_start: usize,
+}
+
+impl<'a> LineCursor<'a> {
+    /// A cursor over `bytes`, whose first byte is at line `first_line`,
+    /// column 1.
+    pub fn new(bytes: &'a [u8], first_line: u32) -> LineCursor<'a> {
+        LineCursor {
+            bytes,
+            base: Place {
+                line: first_line,
+                col: 1,
+            },
+            at: 0,
+            line: first_line,
+            line_start: 0,
+        }
+    }
+
+    /// The place of byte `offset`.
+    pub fn place(&mut self, offset: usize) -> Place {
+        let offset = offset.min(self.bytes.len());
+        if offset < self.at {
+            return place_of(self.bytes, offset, self.base);
+        }
+        let mut from = self.at;
+        // The LF of a CRLF whose CR was counted already.
+        if from > 0 && from < offset && self.bytes[from - 1] == b'\r' && self.bytes[from] == b'\n' {
+            from += 1;
+            self.line_start = from;
+        }
+        let seg = &self.bytes[from..offset];
+        self.line += crate::record::boundary::line_ends(seg) as u32;
+        if let Some(i) = memchr::memrchr2(b'\n', b'\r', seg) {
+            self.line_start = from + i + 1;
+        }
+        self.at = offset;
+        let chars = self.bytes[self.line_start..offset]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count() as u32;
+        Place {
+            line: self.line,
             col: 1 + chars,
         }
     }
@@ -84,5 +141,39 @@ mod tests {
         assert_eq!(place_of(b, 6, base), Place { line: 2, col: 3 });
         let base = Place { line: 10, col: 5 };
         assert_eq!(place_of(b, 1, base), Place { line: 10, col: 6 });
+    }
+
+    #[test]
+    fn the_cursor_agrees_with_place_of() {
+        let text = b"a\r\nb\rc\n\r\nd\xc3\xa9e\r";
+        let base = Place { line: 1, col: 1 };
+        for step in 1..4 {
+            let mut cursor = LineCursor::new(text, 1);
+            for offset in (0..=text.len()).step_by(step) {
+                assert_eq!(
+                    cursor.place(offset),
+                    place_of(text, offset, base),
+                    "{offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn places_with_every_line_end() {
+        let base = Place { line: 1, col: 1 };
+        for eol in ["\n", "\r\n", "\r"] {
+            let text = format!("a{eol}{eol}bc{eol}d");
+            let at = text.find('c').unwrap();
+            assert_eq!(
+                place_of(text.as_bytes(), at, base),
+                Place { line: 3, col: 2 }
+            );
+            let at = text.find('d').unwrap();
+            assert_eq!(
+                place_of(text.as_bytes(), at, base),
+                Place { line: 4, col: 1 }
+            );
+        }
     }
 }

@@ -1,16 +1,135 @@
-//! verify-claim: decide draw claims and check recorded results under the
-//! rules of chess (FIDE Laws) and Russian column draughts.
+//! verify-claim decides draw claims and checks recorded results under the
+//! rules of chess (the FIDE Laws, editions 2009 to 2023) and of Russian
+//! column draughts.
 //!
-//! The data flow is `input` → `record` → `game` → `claims` → `report`;
-//! see ARCHITECTURE.md for the map.
+//! Three functions answer its three questions:
+//!
+//! - [`decide`]: was this claim correct? A record, the claim point and the
+//!   written move in, a [`ClaimReport`] out (the verdict, its article and
+//!   its evidence).
+//! - [`scan_paths`] and [`scan_bytes`]: what do the Laws say of every game
+//!   of an archive? An iterator of [`FindingLine`]s, in input order.
+//! - [`check_position`]: can either side still checkmate?
+//!
+//! # Deciding a claim
+//!
+//! ```
+//! use verify_claim::{ClaimOptions, decide};
+//!
+//! // Both knights out and back twice: the start position stands for the
+//! // third time after 4...Ng8, and White, to move, claims (9.2.2).
+//! let pgn = b"[Event \"Club\"]\n[Date \"2024.03.01\"]\n\n\
+//!             1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
+//! let report = decide("game.pgn", pgn, &ClaimOptions::default())?;
+//! assert!(report.verdict.valid);
+//! assert_eq!(report.rules, "fide-2023");
+//! assert_eq!(report.verdict.repetitions, vec![0, 4, 8]);
+//! // The same object as `verify-claim claim --format json`:
+//! assert_eq!(report.to_json()["valid"], true);
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! A claim with a written move, made earlier in the game:
+//!
+//! ```
+//! use verify_claim::{ClaimOptions, decide};
+//!
+//! // Black, after 4.Ng1, writes 4...Ng8 (the third start position) and
+//! // claims (9.2.1); the record goes on with 4...e5.
+//! let pgn = b"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 e5 *\n";
+//! let opts = ClaimOptions {
+//!     after: Some("4.Ng1".into()),
+//!     written_move: Some("Ng8".into()),
+//!     ..ClaimOptions::default()
+//! };
+//! let report = decide("game.pgn", pgn, &opts)?;
+//! assert!(report.verdict.valid);
+//! assert_eq!(report.verdict.repetitions_written, vec![0, 4, 8]);
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! Bad input is a [`Diagnostic`] with the file, line and column:
+//!
+//! ```
+//! let err = verify_claim::decide("g.pgn", b"1. e4 e5 2. Ke3 *\n", &Default::default())
+//!     .unwrap_err();
+//! assert_eq!(err.to_string().split(": error").next(), Some("g.pgn:1:13"));
+//! ```
+//!
+//! # Scanning an archive
+//!
+//! ```
+//! use verify_claim::{ScanSettings, scan_bytes};
+//!
+//! let pgn = b"[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+//!             1. f3 e5 2. g4 Qh4# 1-0\n";
+//! let findings: Vec<_> = scan_bytes("a.pgn", pgn, &ScanSettings::default())
+//!     .collect::<Result<_, _>>()?;
+//! let kinds: Vec<_> = findings.iter().map(|f| f.kind.name()).collect();
+//! assert_eq!(kinds, ["checkmate", "result-mismatch"]);
+//! // Each is one `--format jsonl` line:
+//! let line = serde_json::to_string(&findings[1]).unwrap();
+//! assert!(line.starts_with(r#"{"file":"a.pgn","game":1,"line":5,"ply":4,"kind":"result-mismatch""#));
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! [`scan_paths`] takes files and directories (compressed too) and runs on
+//! every core, delivering the findings in the same order whatever the
+//! number of threads.
+//!
+//! # Checking a position
+//!
+//! ```
+//! use verify_claim::{PositionOptions, check_position};
+//!
+//! // King and bishop against king: nobody can mate.
+//! let c = check_position("8/8/4k3/8/8/2B5/8/4K3 w - - 0 1", &PositionOptions::default())?;
+//! assert_eq!(c.dead, Some(true));
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! # The engine
+//!
+//! The data flow is `input` → `record` → `game` → `claims` → `report`; see
+//! ARCHITECTURE.md for the map. Those modules are public for the project's
+//! own tests, benchmarks and bindings, but hidden from these docs and not a
+//! stable interface.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
+mod api;
+
+pub use api::{
+    ClaimOptions, DeadSearch, Findings, PositionCheck, PositionOptions, ScanItem, ScanSettings,
+    check_position, decide, decide_file, scan_bytes, scan_paths,
+};
+pub use claims::scan::{Kind, ScanOptions, Severity};
+pub use claims::{ClaimKind, Verdict};
+pub use diag::{Diagnostic, Place};
+pub use game::{GameType, Search, Side};
+pub use laws::Edition;
+pub use record::Encoding;
+pub use report::ClaimReport;
+pub use report::scan::FindingLine;
+pub use scan::Summary;
+
+#[doc(hidden)]
 pub mod claims;
-pub mod cli;
+#[doc(hidden)]
 pub mod diag;
+#[doc(hidden)]
 pub mod game;
+#[doc(hidden)]
 pub mod input;
+#[doc(hidden)]
 pub mod laws;
+#[doc(hidden)]
+pub mod output;
+#[doc(hidden)]
 pub mod record;
+#[doc(hidden)]
 pub mod report;
+#[doc(hidden)]
 pub mod scan;
+#[doc(hidden)]
+pub mod watch;

@@ -1,18 +1,17 @@
 #![forbid(unsafe_code)]
 
-use std::io::Write;
+mod cli;
+
+use verify_claim::output;
 
 fn main() {
-    let status = match verify_claim::cli::run(std::env::args_os().collect()) {
-        Ok(out) => {
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head`) is not an error worth a panic.
-            let _ = stdout.write_all(out.stdout.as_bytes());
-            let _ = stdout.flush();
-            out.status
-        }
+    let status = match cli::run(std::env::args_os().collect()) {
+        Ok(out) => match output::write_stdout(out.stdout.as_bytes()) {
+            Ok(()) => out.status,
+            Err(status) => status,
+        },
         Err(diag) => {
-            eprintln!("{diag}");
+            output::to_stderr(diag);
             2
         }
     };

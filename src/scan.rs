@@ -1,28 +1,38 @@
 //! The scan pipeline: inputs → chunks → findings → printer, in parallel and
 //! in a fixed order.
 //!
-//! A producer thread walks the inputs, decompresses them and cuts them into
-//! chunks of whole games. Each chunk is analysed on the rayon pool. The
-//! calling thread receives the results, puts them back in input order and
-//! prints them, so the output is the same byte for byte whatever `--jobs`
-//! is. A chunk may only be produced when a token is free, and a token comes
-//! back only when its chunk has been printed: memory stays bounded by
-//! (tokens × chunk size) however large the archive.
+//! A producer thread walks the inputs and hands out tasks in input order:
+//! for a plain file, the numbers of its segments, each of which a worker
+//! reads and cuts at game starts itself ([`crate::input::ranges`]); for a
+//! stream (compressed, standard input, a FIFO), chunks it reads and cuts
+//! ([`crate::input::chunks`]). Workers analyse them; the calling thread puts
+//! the results back in input order and prints them, so the output is the
+//! same byte for byte whatever `--jobs` is. A task is handed out only when a
+//! token is free, and a token comes back only when its task has been
+//! printed: memory stays bounded by (tokens × chunk size) however large the
+//! archive.
+//!
+//! When the output fails (a closed pipe, a full disk) every thread stops at
+//! once: the workers between two games, the producer before its next task;
+//! the calling thread returns the error without waiting for them.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
 use crate::diag::{Place, place_of};
-use crate::input::chunks::{Chunk, Chunker};
-use crate::input::open::open_counted;
+use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
 use crate::input::walk::{self, Item};
-use crate::record::{Encoding, Reader};
+use crate::output::writing;
+use crate::record::{Encoding, Reader, boundary};
 use crate::report::scan::{Printer, Row};
+
+mod threads;
+
+use threads::{Msg, Producer, Task, Worker};
 
 /// A finding placed in its file.
 #[derive(Clone, Debug)]
@@ -36,18 +46,23 @@ pub struct Placed {
     pub finding: Finding,
 }
 
-/// What one chunk (or one input failure) produced.
+/// What one task produced.
 enum Work {
     Chunk {
+        /// Which input (its index in the walk): game numbers and lines run
+        /// on within one input.
+        input: usize,
         file: Arc<str>,
         games: usize,
         plies: usize,
-        /// Lines in the chunk; the findings' lines count from 1 within it.
+        /// Line ends in the chunk; the findings' lines count from 1 within it.
         lines: u32,
         findings: Vec<Placed>,
     },
     /// An input that could not be read, or stopped being readable.
     Failed { file: Arc<str>, message: String },
+    /// A path a walk left out, and why.
+    Skipped { file: Arc<str>, message: String },
 }
 
 /// Totals for the summary and the exit status.
@@ -70,31 +85,29 @@ pub fn analyse_chunk(
     encoding: Encoding,
     opts: &ScanOptions,
 ) -> (usize, usize, u32, Vec<Placed>) {
+    analyse_chunk_until(chunk, encoding, opts, &AtomicBool::new(false))
+}
+
+/// [`analyse_chunk`], giving up between two games once `stop` is set.
+fn analyse_chunk_until(
+    chunk: &Chunk,
+    encoding: Encoding,
+    opts: &ScanOptions,
+    stop: &AtomicBool,
+) -> (usize, usize, u32, Vec<Placed>) {
     let mut reader = Reader::new(&chunk.bytes, encoding);
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
-    let lines = memchr::memchr_iter(b'\n', &chunk.bytes).count() as u32;
+    let mut lines = boundary::line_ends(&chunk.bytes) as u32;
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
     while let Some(rec) = reader.next_game() {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         games += 1;
         match rec {
-            Err(e) => out.push(Placed {
-                game: games,
-                place: cursor.place(e.offset),
-                white: String::new(),
-                black: String::new(),
-                finding: Finding {
-                    kind: Kind::ParseError,
-                    ply: 0,
-                    offset: e.offset,
-                    side: None,
-                    mv: None,
-                    message: e.message,
-                    recorded: None,
-                    expected: None,
-                },
-            }),
+            Err(e) => out.push(error_at(games, cursor.place(e.offset), e.offset, e.message)),
             Ok(rec) => {
                 plies += rec.moves.len();
                 let findings = scan_record(&rec, opts);
@@ -118,7 +131,39 @@ pub fn analyse_chunk(
             }
         }
     }
+    if let Some(skipped) = chunk.too_large {
+        games += 1;
+        let at = chunk.bytes.len();
+        let message = format!(
+            "this game is not read: {} MiB with no game start after it (a tag line after a \
+             blank line), over the {} MiB a game may take",
+            skipped.bytes >> 20,
+            MAX_GAME >> 20
+        );
+        out.push(error_at(games, cursor.place(at), at, message));
+        lines += skipped.lines;
+    }
     (games, plies, lines, out)
+}
+
+/// A game's parse error.
+fn error_at(game: usize, place: Place, offset: usize, message: String) -> Placed {
+    Placed {
+        game,
+        place,
+        white: String::new(),
+        black: String::new(),
+        finding: Finding {
+            kind: Kind::ParseError,
+            ply: 0,
+            offset,
+            side: None,
+            mv: None,
+            message,
+            recorded: None,
+            expected: None,
+        },
+    }
 }
 
 /// Turns byte offsets into places, counting lines forward from the last
@@ -150,9 +195,14 @@ impl<'a> LineCursor<'a> {
         if offset < self.at {
             return place_of(self.bytes, offset, self.base);
         }
-        for i in memchr::memchr_iter(b'\n', &self.bytes[self.at..offset]) {
+        // Line ends as the reader counts them: LF, CRLF (once), lone CR.
+        for i in memchr::memchr2_iter(b'\n', b'\r', &self.bytes[self.at..offset]) {
+            let at = self.at + i;
+            if self.bytes[at] == b'\r' && self.bytes.get(at + 1) == Some(&b'\n') {
+                continue;
+            }
             self.line += 1;
-            self.line_start = self.at + i + 1;
+            self.line_start = at + 1;
         }
         self.at = offset;
         let col = place_of(
@@ -175,12 +225,14 @@ pub struct Config {
     pub options: ScanOptions,
     pub encoding: Encoding,
     pub progress: bool,
+    /// Follow symbolic links met in directories.
+    pub follow: bool,
 }
 
 /// Runs the scan, printing with `printer` to `out`.
 pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io::Result<Summary> {
     let started = Instant::now();
-    let items = walk::expand(&config.paths);
+    let items = walk::expand_with(&config.paths, config.follow);
     let total_bytes: u64 = items
         .iter()
         .map(|i| match i {
@@ -189,213 +241,162 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
         })
         .sum();
     let consumed = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
     let bar = config.progress.then(|| progress_bar(total_bytes));
 
     let jobs = config.jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(io::Error::other)?;
-    let in_flight = 4 * jobs + 2;
+    let in_flight = 2 * jobs + 2;
     let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
     for _ in 0..in_flight {
         let _ = token_tx.send(());
     }
-    let (result_tx, result_rx) = mpsc::channel::<(u64, Work)>();
-    let (done_tx, done_rx) = mpsc::channel::<u64>();
-    let options = config.options;
-    let encoding = config.encoding;
-    let producer_consumed = Arc::clone(&consumed);
+    let (result_tx, result_rx) = mpsc::channel::<Msg>();
+    let (task_tx, task_rx) = mpsc::channel::<(u64, Task)>();
+    let task_rx = Arc::new(Mutex::new(task_rx));
+    // Detached threads: on an output failure the calling thread returns at
+    // once, whatever they are blocked on (a read of standard input).
+    for _ in 0..jobs {
+        let worker = Worker {
+            tasks: Arc::clone(&task_rx),
+            results: result_tx.clone(),
+            encoding: config.encoding,
+            options: config.options,
+            stop: Arc::clone(&stop),
+            consumed: Arc::clone(&consumed),
+        };
+        std::thread::Builder::new()
+            .name("scan worker".into())
+            .spawn(move || worker.run())?;
+    }
+    let producer = Producer {
+        tasks: task_tx,
+        results: result_tx,
+        tokens: token_rx,
+        consumed: Arc::clone(&consumed),
+        stop: Arc::clone(&stop),
+        seq: 0,
+    };
+    std::thread::Builder::new()
+        .name("scan producer".into())
+        .spawn(move || producer.run(items))?;
 
-    std::thread::scope(|scope| -> io::Result<Summary> {
-        let pool = &pool;
-        scope.spawn(move || {
-            let mut seq = 0u64;
-            for item in items {
-                let (file, path) = match item {
-                    Item::Unreadable(p, e) => {
-                        let _ = result_tx.send((
-                            seq,
-                            Work::Failed {
-                                file: p.into(),
-                                message: format!("cannot read: {e}"),
-                            },
-                        ));
-                        seq += 1;
-                        continue;
-                    }
-                    Item::File(p) => (
-                        Arc::<str>::from(if p == "-" { "<stdin>" } else { p.as_str() }),
-                        p,
-                    ),
-                };
-                let reader = match open_counted(&path, Arc::clone(&producer_consumed)) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        let _ = result_tx.send((
-                            seq,
-                            Work::Failed {
-                                file,
-                                message: format!("cannot read: {e}"),
-                            },
-                        ));
-                        seq += 1;
-                        continue;
-                    }
-                };
-                let mut chunker = Chunker::new(reader);
-                loop {
-                    if token_rx.recv().is_err() {
-                        return;
-                    }
-                    match chunker.next_chunk() {
-                        Ok(Some(chunk)) => {
-                            let tx = result_tx.clone();
-                            let file = Arc::clone(&file);
-                            let s = seq;
-                            pool.spawn(move || {
-                                let (games, plies, lines, findings) =
-                                    analyse_chunk(&chunk, encoding, &options);
-                                let _ = tx.send((
-                                    s,
-                                    Work::Chunk {
-                                        file,
-                                        games,
-                                        plies,
-                                        lines,
-                                        findings,
-                                    },
-                                ));
-                            });
-                            seq += 1;
-                        }
-                        Ok(None) => {
-                            // The token was not used.
-                            let _ = result_tx.send((
-                                seq,
-                                Work::Chunk {
-                                    file: Arc::clone(&file),
-                                    games: 0,
-                                    plies: 0,
-                                    lines: 0,
-                                    findings: Vec::new(),
-                                },
-                            ));
-                            seq += 1;
-                            break;
-                        }
-                        Err(e) => {
-                            let message = match e.kind() {
-                                io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
-                                    format!("stopped reading: {e} (truncated or corrupt?)")
-                                }
-                                _ => format!("stopped reading: {e}"),
-                            };
-                            let _ = result_tx.send((
-                                seq,
-                                Work::Failed {
-                                    file: Arc::clone(&file),
-                                    message,
-                                },
-                            ));
-                            seq += 1;
-                            break;
-                        }
-                    }
-                }
-            }
-            let _ = done_tx.send(seq);
-        });
+    let mut order = Order::default();
+    let result = order.print_all(&result_rx, &token_tx, printer, out, |_| {
+        if let Some(b) = &bar {
+            b.set_position(consumed.load(Ordering::Relaxed));
+        }
+    });
+    if result.is_err() {
+        stop.store(true, Ordering::Relaxed);
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    result?;
+    let mut summary = order.summary;
+    if summary.games == 0 && summary.failed_inputs == 0 {
+        summary.failed_inputs += 1;
+        let message = "nothing scanned: no game in any input (directories are searched for \
+                       .pgn and .pdn files, plain or compressed)";
+        printer
+            .input_error(&config.paths.join(", "), message, out)
+            .map_err(writing)?;
+    }
+    printer.finish(out).map_err(writing)?;
+    out.flush().map_err(writing)?;
+    summary.bytes = consumed.load(Ordering::Relaxed);
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
 
-        // The printer: results in sequence order.
-        let mut summary = Summary::default();
-        let mut pending: BTreeMap<u64, Work> = BTreeMap::new();
-        let mut next = 0u64;
-        let mut total: Option<u64> = None;
-        let mut current_file: Option<Arc<str>> = None;
-        let mut games_before = 0usize;
-        let mut lines_before = 0u32;
-        loop {
-            if total.is_none()
-                && let Ok(t) = done_rx.try_recv()
-            {
-                total = Some(t);
-            }
-            if total == Some(next) {
-                break;
-            }
-            while let Some(work) = pending.remove(&next) {
-                match work {
-                    Work::Failed { file, message } => {
-                        summary.failed_inputs += 1;
-                        printer.input_error(&file, &message, out)?;
-                    }
-                    Work::Chunk {
-                        file,
-                        games,
-                        plies,
-                        lines,
-                        mut findings,
-                    } => {
-                        if current_file.as_deref() != Some(&*file) {
-                            current_file = Some(Arc::clone(&file));
-                            games_before = 0;
-                            lines_before = 0;
-                        }
-                        for p in &mut findings {
-                            p.place.line += lines_before;
-                        }
-                        for p in &findings {
-                            let sev = p.finding.kind.severity();
-                            summary.worst = summary.worst.max(Some(sev));
-                            *summary.by_kind.entry(p.finding.kind).or_default() += 1;
-                            printer.finding(
-                                &Row {
-                                    file: &file,
-                                    game: games_before + p.game,
-                                    placed: p,
-                                },
-                                out,
-                            )?;
-                        }
-                        games_before += games;
-                        lines_before += lines;
-                        summary.games += games;
-                        summary.plies += plies;
-                    }
+/// Puts the work back in sequence order and prints it.
+#[derive(Default)]
+struct Order {
+    summary: Summary,
+    pending: BTreeMap<u64, Work>,
+    next: u64,
+    input: Option<usize>,
+    games_before: usize,
+    lines_before: u32,
+}
+
+impl Order {
+    fn print_all(
+        &mut self,
+        results: &mpsc::Receiver<Msg>,
+        tokens: &mpsc::SyncSender<()>,
+        printer: &mut dyn Printer,
+        out: &mut dyn Write,
+        mut progress: impl FnMut(u64),
+    ) -> io::Result<()> {
+        let mut total = None;
+        while total != Some(self.next) {
+            match results.recv() {
+                Ok(Msg::Work(seq, work)) => {
+                    self.pending.insert(seq, work);
                 }
-                let _ = token_tx.try_send(());
-                next += 1;
-                if let Some(b) = &bar {
-                    b.set_position(consumed.load(Ordering::Relaxed));
+                Ok(Msg::Done(n)) => total = Some(n),
+                Err(_) => {
+                    return Err(io::Error::other("the scan stopped: a thread failed"));
                 }
             }
-            if total == Some(next) {
-                break;
-            }
-            match result_rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok((seq, work)) => {
-                    pending.insert(seq, work);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    if let Ok(t) = done_rx.try_recv() {
-                        total = Some(t);
-                    }
-                    if total.is_none() {
-                        break;
-                    }
-                }
+            while let Some(work) = self.pending.remove(&self.next) {
+                self.print(work, printer, out).map_err(writing)?;
+                let _ = tokens.try_send(());
+                self.next += 1;
+                progress(self.next);
             }
         }
-        if let Some(b) = bar {
-            b.finish_and_clear();
+        Ok(())
+    }
+
+    fn print(
+        &mut self,
+        work: Work,
+        printer: &mut dyn Printer,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        match work {
+            Work::Failed { file, message } => {
+                self.summary.failed_inputs += 1;
+                printer.input_error(&file, &message, out)
+            }
+            Work::Skipped { file, message } => printer.input_warning(&file, &message, out),
+            Work::Chunk {
+                input,
+                file,
+                games,
+                plies,
+                lines,
+                mut findings,
+            } => {
+                if self.input != Some(input) {
+                    self.input = Some(input);
+                    self.games_before = 0;
+                    self.lines_before = 0;
+                }
+                for p in &mut findings {
+                    p.place.line += self.lines_before;
+                }
+                for p in &findings {
+                    let sev = p.finding.kind.severity();
+                    self.summary.worst = self.summary.worst.max(Some(sev));
+                    *self.summary.by_kind.entry(p.finding.kind).or_default() += 1;
+                    let row = Row {
+                        file: &file,
+                        game: self.games_before + p.game,
+                        placed: p,
+                    };
+                    printer.finding(&row, out)?;
+                }
+                self.games_before += games;
+                self.lines_before += lines;
+                self.summary.games += games;
+                self.summary.plies += plies;
+                Ok(())
+            }
         }
-        printer.finish(out)?;
-        summary.bytes = consumed.load(Ordering::Relaxed);
-        summary.seconds = started.elapsed().as_secs_f64();
-        Ok(summary)
-    })
+    }
 }
 
 fn progress_bar(total: u64) -> indicatif::ProgressBar {
@@ -413,11 +414,16 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 /// Reads a whole stream, for tests and benchmarks: the findings of every
 /// game, in order, with the per-file game numbers.
 pub fn scan_bytes(bytes: &[u8], options: &ScanOptions) -> Vec<Placed> {
+    scan_bytes_as(bytes, options, Encoding::Utf8)
+}
+
+/// [`scan_bytes`] reading tag values as `encoding` says.
+pub fn scan_bytes_as(bytes: &[u8], options: &ScanOptions, encoding: Encoding) -> Vec<Placed> {
     let mut chunker = Chunker::new(bytes);
     let mut out = Vec::new();
     let (mut before, mut lines_before) = (0, 0);
     while let Ok(Some(chunk)) = chunker.next_chunk() {
-        let (games, _, lines, mut f) = analyse_chunk(&chunk, Encoding::Utf8, options);
+        let (games, _, lines, mut f) = analyse_chunk(&chunk, encoding, options);
         for p in &mut f {
             p.game += before;
             p.place.line += lines_before;

@@ -128,16 +128,23 @@ fn not_a_pgn_at_all() {
 #[test]
 fn latin1_tag_values() {
     let bytes = b"[Event \"Schach\"]\n[White \"M\xfcller\"]\n[Black \"B\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
-    let e = error_of("latin1.pgn", bytes, &[]);
+    let e = error_of("latin1.pgn", bytes, &["--encoding", "utf8"]);
     assert!(
         e.starts_with(":2:10: error: tag White is not UTF-8 (byte 0xFC)"),
         "{e}"
     );
     assert!(e.contains("--encoding latin1"), "{e}");
     let path = temp_file("latin1-ok.pgn", bytes);
-    let r = run(&[&path, "--encoding", "latin1"]);
-    assert_eq!(r.status, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("M\u{fc}ller"), "{}", r.stdout);
+    for extra in [&[][..], &["--encoding", "latin1"], &["--encoding", "auto"]] {
+        let mut args = vec![path.as_str()];
+        args.extend(extra);
+        let r = run(&args);
+        assert_eq!(r.status, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("M\u{fc}ller"), "{}", r.stdout);
+        assert!(r.stdout.contains("Latin-1"), "{}", r.stdout);
+    }
+    let r = run(&[&path, "--format", "json"]);
+    assert!(r.stdout.contains("\"encoding\":\"latin1\""), "{}", r.stdout);
 }
 
 #[test]

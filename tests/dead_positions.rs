@@ -159,7 +159,7 @@ fn ashlar_cha_games() {
     let mut wrong = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
-        let mut reader = Reader::new(&bytes, Encoding::Latin1);
+        let mut reader = Reader::new(&bytes, Encoding::Auto);
         while let Some(rec) = reader.next_game() {
             let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
             let (start, _) = ChessGame::start_position(&rec, ())
@@ -167,7 +167,7 @@ fn ashlar_cha_games() {
             let replay = Replay::<ChessGame>::new(start, &rec.moves)
                 .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));
             games += 1;
-            let last = &replay.positions[replay.len()];
+            let last = &replay.position(replay.len());
             let Some((w, b)) = labels.get(&key(&ChessGame::fen(last))) else {
                 continue;
             };

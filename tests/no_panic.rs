@@ -50,7 +50,7 @@ fn mutate(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
 }
 
 fn exercise<G: Game>(bytes: &[u8], variant: G::Variant, rules: &Rulebook, written: &str) {
-    let mut reader = Reader::new(bytes, Encoding::Latin1);
+    let mut reader = Reader::new(bytes, Encoding::Auto);
     while let Some(rec) = reader.next_game() {
         let Ok(rec) = rec else { continue };
         let Ok((start, _)) = G::start_position(&rec, variant) else {

@@ -64,7 +64,7 @@ impl Flags {
 }
 
 fn flags_at(replay: &Replay<ChessGame>, rules: &Rulebook, p: usize) -> Flags {
-    let pos = &replay.positions[p];
+    let pos = &replay.position(p);
     let req = ClaimRequest {
         ply: p,
         written: None,
@@ -118,7 +118,7 @@ fn labelled_cases() {
             (f[0], f[2], f[3], f[4].parse::<usize>().unwrap(), f[5], f[7]);
         let replay = replay_san(fen, moves);
         let fl = flags_at(&replay, &rules, ply);
-        let pos = &replay.positions[ply];
+        let pos = &replay.position(ply);
         let claim3 = fl.now3 || fl.pend3;
         let claim50 = fl.now50 || fl.pend50;
         let over = fl.mate || fl.stalemate || fl.insuf || fl.five || fl.s75;

@@ -18,7 +18,7 @@ use verify_claim::record::{Encoding, Reader};
 /// Returns (games, plies, games refused).
 fn check_hashes(path: &Path) -> (usize, usize, usize) {
     let bytes = std::fs::read(path).unwrap();
-    let mut reader = Reader::new(&bytes, Encoding::Latin1);
+    let mut reader = Reader::new(&bytes, Encoding::Auto);
     let (mut games, mut plies, mut refused) = (0, 0, 0);
     while let Some(rec) = reader.next_game() {
         let Ok(rec) = rec else {
@@ -33,10 +33,10 @@ fn check_hashes(path: &Path) -> (usize, usize, usize) {
             refused += 1;
             continue;
         };
-        for p in 0..=replay.len() {
+        for (p, pos) in replay.positions().enumerate() {
             assert_eq!(
                 replay.hashes[p],
-                ChessGame::hash(&replay.positions[p]),
+                ChessGame::hash(&pos),
                 "{}: game {} ply {p}: incremental hash differs from full hash",
                 path.display(),
                 games + refused + 1
@@ -114,7 +114,7 @@ impl Visitor for Sans {
 fn same_moves_as_pgn_reader(path: &Path) -> usize {
     let bytes = std::fs::read(path).unwrap();
     let mut theirs = pgn_reader::Reader::new(&bytes[..]);
-    let mut ours = Reader::new(&bytes, Encoding::Latin1);
+    let mut ours = Reader::new(&bytes, Encoding::Auto);
     let mut n = 0;
     while let Some(rec) = ours.next_game() {
         let rec = rec.unwrap_or_else(|e| panic!("{}: {}", path.display(), e.message));

@@ -255,7 +255,7 @@ fn exit_status_follows_fail_on() {
     assert!(r.stdout.contains("round5.pgn"));
 }
 
-/// A multi-chunk input (chunks are 1 MiB): the lichess sample 25 times.
+/// A multi-chunk input (chunks are 256 KiB): the lichess sample 25 times.
 fn large_input() -> PathBuf {
     let d = temp_dir("large");
     let sample = std::fs::read("fixtures/chess/lichess-sample.pgn").unwrap();

@@ -15,10 +15,11 @@ use crate::laws::{Penalty, Rulebook, TimeClass};
 pub use replay::{Replay, ReplayError};
 
 /// Which rules a claim is made under (`--claim`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ClaimKind {
     Repetition,
     Count,
+    #[default]
     Any,
 }
 
@@ -72,16 +73,19 @@ pub fn first_game_over<G: Game>(
     rules: &Rulebook,
     upto: usize,
 ) -> Option<GameOver> {
-    for p in 0..=upto.min(replay.len()) {
-        if let Some(over) = game_over_at(replay, rules, p) {
-            return Some(over);
-        }
-    }
-    None
+    replay
+        .positions()
+        .take(upto.min(replay.len()) + 1)
+        .enumerate()
+        .find_map(|(p, pos)| game_over_at(replay, rules, p, &pos))
 }
 
-fn game_over_at<G: Game>(replay: &Replay<G>, rules: &Rulebook, p: usize) -> Option<GameOver> {
-    let pos = &replay.positions[p];
+fn game_over_at<G: Game>(
+    replay: &Replay<G>,
+    rules: &Rulebook,
+    p: usize,
+    pos: &G::Position,
+) -> Option<GameOver> {
     let ending = G::ending(pos);
     if let Some(e) = ending {
         let reason = match e {
@@ -102,9 +106,9 @@ fn game_over_at<G: Game>(replay: &Replay<G>, rules: &Rulebook, p: usize) -> Opti
         // player, five times in a row (every four plies).
         let mut n = 1;
         let mut q = p;
-        while n < auto.repetitions && q >= 4 && q - 4 >= replay.since[p] {
+        while n < auto.repetitions && q >= 4 && q - 4 >= replay.since(p) {
             q -= 4;
-            if replay.hashes[q] == replay.hashes[p] && replay.positions[q] == *pos {
+            if replay.hashes[q] == replay.hashes[p] && replay.position(q) == *pos {
                 n += 1;
             } else {
                 break;
@@ -112,8 +116,8 @@ fn game_over_at<G: Game>(replay: &Replay<G>, rules: &Rulebook, p: usize) -> Opti
         }
         n
     } else {
-        (replay.since[p]..=p)
-            .filter(|&q| replay.hashes[q] == replay.hashes[p] && replay.positions[q] == *pos)
+        (replay.since(p)..=p)
+            .filter(|&q| replay.hashes[q] == replay.hashes[p] && replay.position(q) == *pos)
             .count() as u32
     };
     if reps >= auto.repetitions {
@@ -225,11 +229,11 @@ pub struct Verdict {
 
 /// The first ply ≤ `upto` whose position is proved dead, given that the
 /// position at `upto` is: a dead position stays dead, so a binary search.
-pub fn first_dead_ply<G: Game>(positions: &[G::Position], upto: usize, search: Search) -> usize {
+pub fn first_dead_ply<G: Game>(replay: &Replay<G>, upto: usize, search: Search) -> usize {
     let (mut lo, mut hi) = (0, upto);
     while lo < hi {
         let mid = (lo + hi) / 2;
-        if G::is_dead(&positions[mid], search) {
+        if G::is_dead(&replay.position(mid), search) {
             hi = mid;
         } else {
             lo = mid + 1;
@@ -248,12 +252,12 @@ pub fn decide<G: Game>(
     req: &ClaimRequest<'_>,
 ) -> Result<Verdict, crate::game::MoveError> {
     let p = req.ply.min(replay.len());
-    let pos = &replay.positions[p];
+    let pos = &replay.position(p);
     let claimant = G::side_to_move(pos);
     let mut game_over = first_game_over(replay, rules, p);
     let dead_check = G::dead_check(pos, req.dead_search);
     if dead_check.dead() == Some(true) {
-        let d = first_dead_ply::<G>(&replay.positions, p, req.dead_search);
+        let d = first_dead_ply::<G>(replay, p, req.dead_search);
         // Insufficient material at the same ply is the simpler name for it.
         if game_over.as_ref().is_none_or(|g| d < g.ply) {
             game_over = Some(GameOver {
@@ -442,14 +446,15 @@ fn near_misses<G: Game>(
     written: Option<&G::Position>,
 ) -> Vec<NearMiss> {
     let mut out = Vec::new();
+    let at_p = replay.position(p);
     let targets = [
-        (Some(&replay.positions[p]), Form::OnTheBoard),
+        (Some(&at_p), Form::OnTheBoard),
         (written, Form::WrittenMove),
     ];
     for (target, of) in targets {
         let Some(target) = target else { continue };
-        for q in 0..=p {
-            if let Some(Difference { reason }) = G::difference(target, &replay.positions[q]) {
+        for (q, before) in replay.positions().take(p + 1).enumerate() {
+            if let Some(Difference { reason }) = G::difference(target, &before) {
                 out.push(NearMiss { ply: q, of, reason });
             }
         }
@@ -469,7 +474,7 @@ pub struct Pending<M> {
 
 /// Computes [`Pending`] claims at ply `p` (costly: plays every legal move).
 pub fn pending<G: Game>(replay: &Replay<G>, rules: &Rulebook, p: usize) -> Pending<G::Move> {
-    let pos = &replay.positions[p];
+    let pos = &replay.position(p);
     let mut out = Pending {
         repetition: Vec::new(),
         count: Vec::new(),

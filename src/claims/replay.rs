@@ -13,22 +13,29 @@ pub struct ReplayError {
     pub message: String,
 }
 
-/// Every position of a game, ply by ply.
+/// A replayed game, ply by ply, kept compact: per ply a hash, the move,
+/// its token's offset and the last irreversible ply (about 30 bytes for
+/// chess), and a full position every [`CHECKPOINT`] plies. Positions are
+/// rebuilt where a rule needs one ([`Replay::position`], or all in turn
+/// with [`Replay::positions`]).
 ///
-/// `positions[p]` is the position after `p` half-moves from the start
-/// position; `moves[p]` leads from `positions[p]` to `positions[p + 1]`.
+/// Ply `p` is the position after `p` half-moves from the start position;
+/// `moves[p]` leads from ply `p` to ply `p + 1`.
 pub struct Replay<G: Game> {
-    pub positions: Vec<G::Position>,
+    /// The positions at plies 0, CHECKPOINT, 2 × CHECKPOINT, ...
+    checkpoints: Vec<G::Position>,
     pub hashes: Vec<u64>,
     pub moves: Vec<G::Move>,
-    /// The moves in the game's notation (normalised, with check marks).
-    pub notation: Vec<String>,
     /// Byte offsets of the recorded move tokens.
     pub offsets: Vec<usize>,
-    /// `since[p]`: the first ply whose position can equal `positions[p]`
-    /// (after the last irreversible move).
-    pub since: Vec<usize>,
+    /// `since[p]`: the first ply whose position can equal ply `p`'s (after
+    /// the last irreversible move).
+    since: Vec<u32>,
 }
+
+/// Plies between two stored positions: a rebuilt position costs at most
+/// this many moves played.
+pub const CHECKPOINT: usize = 32;
 
 /// The error for a recorded move that cannot be played: the move with its
 /// number and, when it is a move but not a legal one, the position's FEN.
@@ -56,17 +63,16 @@ impl<G: Game> Replay<G> {
     pub fn new(start: G::Position, tokens: &[MoveToken<'_>]) -> Result<Replay<G>, ReplayError> {
         let n = tokens.len();
         let mut r = Replay {
+            checkpoints: Vec::with_capacity(n / CHECKPOINT + 1),
             hashes: Vec::with_capacity(n + 1),
-            positions: Vec::with_capacity(n + 1),
             moves: Vec::with_capacity(n),
-            notation: Vec::with_capacity(n),
             offsets: Vec::with_capacity(n),
             since: Vec::with_capacity(n + 1),
         };
         let mut pos = start;
         let mut hash = G::hash(&pos);
         let mut since = 0;
-        r.positions.push(pos.clone());
+        r.checkpoints.push(pos.clone());
         r.hashes.push(hash);
         r.since.push(0);
         for (i, tok) in tokens.iter().enumerate() {
@@ -75,16 +81,17 @@ impl<G: Game> Replay<G> {
                 offset: tok.offset,
                 message: describe_move_error::<G>(&pos, tok.text, e),
             })?;
-            r.notation.push(G::notation(&pos, &m));
             if G::is_irreversible(&pos, &m) {
                 since = i + 1;
             }
             hash = G::play(&mut pos, &m, hash);
             r.moves.push(m);
             r.offsets.push(tok.offset);
-            r.positions.push(pos.clone());
+            if (i + 1) % CHECKPOINT == 0 {
+                r.checkpoints.push(pos.clone());
+            }
             r.hashes.push(hash);
-            r.since.push(since);
+            r.since.push(u32::try_from(since).unwrap_or(u32::MAX));
         }
         Ok(r)
     }
@@ -98,19 +105,61 @@ impl<G: Game> Replay<G> {
         self.moves.is_empty()
     }
 
+    /// The position at ply `p` (at most the last ply), rebuilt from the
+    /// nearest stored position.
+    pub fn position(&self, p: usize) -> G::Position {
+        let p = p.min(self.len());
+        let k = p / CHECKPOINT;
+        let mut pos = self.checkpoints[k].clone();
+        for m in &self.moves[k * CHECKPOINT..p] {
+            // The hash is not needed here.
+            G::play(&mut pos, m, 0);
+        }
+        pos
+    }
+
+    /// Every position from ply 0 to the last, in turn (one move played per
+    /// step).
+    pub fn positions(&self) -> impl Iterator<Item = G::Position> + '_ {
+        let mut pos = Some(self.checkpoints[0].clone());
+        let mut p = 0;
+        std::iter::from_fn(move || {
+            let current = pos.take()?;
+            if p < self.len() {
+                let mut next = current.clone();
+                G::play(&mut next, &self.moves[p], 0);
+                pos = Some(next);
+            }
+            p += 1;
+            Some(current)
+        })
+    }
+
+    /// The first ply whose position can equal ply `p`'s.
+    pub fn since(&self, p: usize) -> usize {
+        self.since[p] as usize
+    }
+
+    /// The move from ply `p` in the game's notation (normalised, with
+    /// check marks).
+    pub fn notation(&self, p: usize) -> String {
+        G::notation(&self.position(p), &self.moves[p])
+    }
+
     /// "24...Kg8": the move that produced the position at ply `p` (p ≥ 1).
     pub fn label(&self, p: usize) -> String {
         if p == 0 {
             return "the start position".to_owned();
         }
-        numbered::<G>(&self.positions[p - 1], &self.notation[p - 1])
+        let before = self.position(p - 1);
+        numbered::<G>(&before, &G::notation(&before, &self.moves[p - 1]))
     }
 
     /// The plies (≤ `upto`) at which `pos` (with hash `hash`) stood, each
     /// match confirmed by comparing the positions themselves.
     pub fn occurrences(&self, pos: &G::Position, hash: u64, upto: usize) -> Vec<usize> {
         (0..=upto.min(self.len()))
-            .filter(|&q| self.hashes[q] == hash && self.positions[q] == *pos)
+            .filter(|&q| self.hashes[q] == hash && self.position(q) == *pos)
             .collect()
     }
 }

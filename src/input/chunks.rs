@@ -1,23 +1,114 @@
-//! Cutting a stream into chunks that hold whole games.
+//! Cutting input into chunks that hold whole games.
 //!
-//! A chunk ends at a *safe boundary*: a line whose last token is a game
-//! termination marker (`1-0`, `0-1`, `1/2-1/2`, `*` and the PDN forms),
-//! then one or more blank lines, then a line that starts a tag (`[Name "`).
-//! Inside a comment that sequence is next to impossible; where a stream has
-//! no such boundary the chunk simply grows (up to [`MAX_CHUNK`]).
+//! A chunk is cut only where a game starts by the one rule of
+//! [`crate::record::boundary`] (a tag line after a blank line), the rule the
+//! reader splits games by, so a game reads the same in a chunk as in the
+//! whole file. Streams (compressed files, standard input, FIFOs) are cut
+//! here by [`Chunker`]; plain files by the workers themselves
+//! ([`super::ranges`]).
+//!
+//! Memory stays bounded for any input: a game (the text from one game start
+//! to the next) longer than [`MAX_GAME`] is not held in memory; it is
+//! skipped, counting its lines, and becomes that game's error
+//! ([`Chunk::too_large`]), and the scan goes on with the next game.
 
 use std::io::{self, Read};
 
-/// Aimed-for chunk size.
-pub const CHUNK: usize = 1 << 20;
-/// A chunk (one game, in the worst case) larger than this is an error.
-pub const MAX_CHUNK: usize = 256 << 20;
+use crate::record::boundary;
+
+/// Aimed-for chunk size (small enough that the findings of the chunks in
+/// flight stay small even when every game has one).
+pub const CHUNK: usize = 1 << 18;
+/// A game longer than this (from its start to the next game's tag line) is
+/// not read: it becomes its game's error.
+pub const MAX_GAME: usize = 64 << 20;
+
+/// How far a game-start test in a window of a larger input looks back (over
+/// a blank line) and ahead (over a tag name); see [`starts_game_in_window`].
+pub const LOOK_BACK: usize = 4096;
+pub const LOOK_AHEAD: usize = 4096;
 
 /// Whole games. Lines are counted by whoever analyses the chunk (in
-/// parallel), not here: the chunker runs on one thread for all.
-#[derive(Debug)]
+/// parallel), not here.
+#[derive(Debug, Default)]
 pub struct Chunk {
     pub bytes: Vec<u8>,
+    /// A game after those of `bytes`, longer than [`MAX_GAME`], that was
+    /// skipped.
+    pub too_large: Option<Skipped>,
+}
+
+/// A game that was not read: its size and the line ends in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub bytes: u64,
+    pub lines: u32,
+}
+
+/// Whether a game starts at `bytes[i]`, where `bytes` is a window of a larger
+/// input and `at_input_start` says whether `bytes[0]` is the input's first
+/// byte. The answer depends only on the input's bytes from `LOOK_BACK`
+/// before `i` to `LOOK_AHEAD` after it, so every window that holds them
+/// gives the same answer; it is the rule's answer, except that a start is
+/// missed (never invented) when a tag name is longer than `LOOK_AHEAD` or a
+/// blank line longer than `LOOK_BACK`.
+pub fn starts_game_in_window(bytes: &[u8], i: usize, at_input_start: bool) -> bool {
+    let end = i.saturating_add(LOOK_AHEAD).min(bytes.len());
+    if !boundary::is_game_start(&bytes[..end], i) {
+        return false;
+    }
+    let from = i.saturating_sub(LOOK_BACK);
+    if from == 0 && at_input_start {
+        return true;
+    }
+    // The walk back over the blank line must stop inside the window.
+    bytes[from..i.saturating_sub(2).max(from)]
+        .iter()
+        .any(|b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c))
+}
+
+/// The first `i` in `from..to` where [`starts_game_in_window`] holds.
+pub fn first_start_in_window(
+    bytes: &[u8],
+    from: usize,
+    to: usize,
+    at_input_start: bool,
+) -> Option<usize> {
+    let to = to.min(bytes.len());
+    let mut at = from;
+    while at < to {
+        let i = at + memchr::memchr(b'[', &bytes[at..to])?;
+        if starts_game_in_window(bytes, i, at_input_start) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
+/// Counts line ends across pieces of an input: a CRLF split between two
+/// pieces counts once.
+#[derive(Debug, Default)]
+pub struct LineCounter {
+    lines: u64,
+    cr_at_end: bool,
+}
+
+impl LineCounter {
+    pub fn add(&mut self, piece: &[u8]) {
+        if piece.is_empty() {
+            return;
+        }
+        self.lines += boundary::line_ends(piece) as u64;
+        if self.cr_at_end && piece[0] == b'\n' {
+            self.lines -= 1;
+        }
+        self.cr_at_end = piece.last() == Some(&b'\r');
+    }
+
+    pub fn lines(&self) -> u32 {
+        u32::try_from(self.lines).unwrap_or(u32::MAX)
+    }
 }
 
 /// Reads chunks from a stream.
@@ -26,6 +117,8 @@ pub struct Chunker<R: Read> {
     size: usize,
     carry: Vec<u8>,
     eof: bool,
+    /// A read error, given after the bytes read before it.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> Chunker<R> {
@@ -40,115 +133,100 @@ impl<R: Read> Chunker<R> {
             size: size.max(1),
             carry: Vec::new(),
             eof: false,
+            failed: None,
         }
     }
 
-    /// Reads until `buf` holds `target` bytes or the stream ends.
-    fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
+    /// Reads until `buf` holds `target` bytes or the stream ends or fails
+    /// (the bytes read before a failure are kept).
+    fn fill(&mut self, buf: &mut Vec<u8>, target: usize) {
         while !self.eof && buf.len() < target {
-            // read_to_end zeroes the new capacity before reading into it
-            // (the memset in profiles); reusing buffers would avoid that.
             buf.reserve(target - buf.len());
             let want = (target - buf.len()) as u64;
-            let n = (&mut self.inner).take(want).read_to_end(buf)?;
-            if n == 0 {
-                self.eof = true;
+            match (&mut self.inner).take(want).read_to_end(buf) {
+                Ok(0) => self.eof = true,
+                Ok(_) => {}
+                Err(e) => {
+                    self.failed = Some(e);
+                    self.eof = true;
+                }
             }
         }
-        Ok(())
     }
 
-    /// The next chunk, `None` at the end.
+    /// The next chunk, `None` at the end. A read error comes after a chunk
+    /// of what was read before it (a truncated compressed file: its complete
+    /// games are scanned, then the error).
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
         let mut buf = std::mem::take(&mut self.carry);
         let mut target = self.size;
-        let mut search_from = 0;
+        let mut search_from = 1;
         loop {
-            self.fill(&mut buf, target)?;
+            self.fill(&mut buf, target);
             if self.eof {
-                return Ok((!buf.is_empty()).then(|| self.emit(buf, None)));
+                if buf.is_empty() {
+                    return self.failed.take().map_or(Ok(None), Err);
+                }
+                return Ok(Some(Chunk {
+                    bytes: buf,
+                    too_large: None,
+                }));
             }
-            if let Some(cut) = last_boundary(&buf, search_from) {
-                return Ok(Some(self.emit(buf, Some(cut))));
+            // `buf` starts at a game start (or the input's start), so the
+            // rule is applied with all the context it needs.
+            if let Some(cut) = boundary::last_game_start(&buf, search_from) {
+                self.carry = buf.split_off(cut);
+                return Ok(Some(Chunk {
+                    bytes: buf,
+                    too_large: None,
+                }));
             }
-            if buf.len() > MAX_CHUNK {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "no game boundary in {} MiB: a game this large is not read",
-                        MAX_CHUNK >> 20
-                    ),
-                ));
+            if buf.len() >= MAX_GAME {
+                // No game start after the first: that game is too large.
+                return self.skip_game(buf).map(Some);
             }
-            // No boundary yet: read more and search the new part too.
-            search_from = buf.len().saturating_sub(64);
+            // A tag name cut off at the end was no start yet: look again.
+            search_from = buf.len().saturating_sub(LOOK_AHEAD).max(1);
             target = buf.len() + self.size;
         }
     }
 
-    fn emit(&mut self, mut buf: Vec<u8>, cut: Option<usize>) -> Chunk {
-        if let Some(cut) = cut {
-            self.carry = buf.split_off(cut);
-        }
-        Chunk { bytes: buf }
-    }
-}
-
-const RESULTS: [&[u8]; 7] = [b"1-0", b"0-1", b"1/2-1/2", b"*", b"2-0", b"0-2", b"1-1"];
-
-/// The offset of the last safe boundary in `buf` at or after `from` (the
-/// start of the tag line that begins the next game).
-pub fn last_boundary(buf: &[u8], from: usize) -> Option<usize> {
-    let mut end = buf.len();
-    // Candidates: "\n[" found backwards.
-    while let Some(i) = memchr::memrchr(b'[', &buf[..end]) {
-        end = i;
-        if i < from.max(1) {
-            return None;
-        }
-        if buf[i - 1] != b'\n' || !starts_tag(&buf[i..]) {
-            continue;
-        }
-        // Walk back over blank lines; at least one is required.
-        let mut j = i - 1; // the '\n' ending the previous line
-        let mut blank_lines = 0;
+    /// Skips the game at the start of `buf` up to the next game start,
+    /// holding only a window of the stream.
+    fn skip_game(&mut self, mut buf: Vec<u8>) -> io::Result<Chunk> {
+        let mut counter = LineCounter::default();
+        let mut skipped = 0u64;
         loop {
-            let line_start = memchr::memrchr(b'\n', &buf[..j]).map_or(0, |k| k + 1);
-            let line = &buf[line_start..j];
-            if line.iter().all(|b| b.is_ascii_whitespace()) {
-                if line_start == 0 {
-                    break;
-                }
-                blank_lines += 1;
-                j = line_start - 1;
-                continue;
+            let keep = buf.len().saturating_sub(LOOK_BACK + LOOK_AHEAD);
+            counter.add(&buf[..keep]);
+            skipped += keep as u64;
+            buf.drain(..keep);
+            let searched = buf.len().saturating_sub(LOOK_AHEAD);
+            let target = buf.len() + self.size;
+            self.fill(&mut buf, target);
+            let to = if self.eof {
+                buf.len()
+            } else {
+                buf.len() - LOOK_AHEAD.min(buf.len())
+            };
+            let from = searched.max(LOOK_BACK.min(buf.len())).max(1);
+            // `buf` no longer starts the input (the game was over MAX_GAME).
+            let found = first_start_in_window(&buf, from, to, false);
+            if found.is_some() || self.eof {
+                let end = found.unwrap_or(buf.len());
+                counter.add(&buf[..end]);
+                skipped += end as u64;
+                self.carry = buf.split_off(end);
+                return Ok(Chunk {
+                    bytes: Vec::new(),
+                    too_large: Some(Skipped {
+                        bytes: skipped,
+                        lines: counter.lines(),
+                    }),
+                });
             }
-            let last_token = line
-                .split(|b| b.is_ascii_whitespace())
-                .rfind(|t| !t.is_empty())
-                .unwrap_or(b"");
-            if blank_lines > 0 && RESULTS.contains(&last_token) {
-                return Some(i);
-            }
-            break;
         }
     }
-    None
-}
-
-/// `[Name "` at the start of `s`.
-fn starts_tag(s: &[u8]) -> bool {
-    let mut i = 1;
-    while i < s.len() && (s[i].is_ascii_alphanumeric() || s[i] == b'_') {
-        i += 1;
-    }
-    if i == 1 {
-        return false;
-    }
-    while i < s.len() && (s[i] == b' ' || s[i] == b'\t') {
-        i += 1;
-    }
-    i < s.len() && s[i] == b'"'
 }
 
 #[cfg(test)]
@@ -156,20 +234,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn boundaries_need_a_result_a_blank_line_and_a_tag() {
-        let s = b"[A \"1\"]\n\n1. e4 1-0\n\n[A \"2\"]\n\n1. d4 *\n";
-        let cut = last_boundary(s, 0).unwrap();
-        assert!(s[cut..].starts_with(b"[A \"2\"]"));
-        // A comment line that looks like a tag, with no result before it.
-        let s = b"1. e4 {a\n\n[%clk 0:01] b} e5 *\n";
-        assert_eq!(last_boundary(s, 0), None);
-        let s = b"1. e4 {a 1-0\n\n[Event \"x\"] b} e5 *\n";
-        // Next to impossible in real files, and documented.
-        assert!(last_boundary(s, 0).is_some());
-    }
-
-    #[test]
-    fn chunks_hold_whole_games_and_count_lines() {
+    fn chunks_hold_whole_games() {
         let mut text = Vec::new();
         for i in 0..5000 {
             text.extend_from_slice(
@@ -187,5 +252,48 @@ mod tests {
         }
         assert_eq!(total, text.len());
         assert!(chunks > 50, "{chunks}");
+    }
+
+    #[test]
+    fn games_without_results_are_cut_too() {
+        let game = b"[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4#\n\n";
+        let text: Vec<u8> = game
+            .iter()
+            .copied()
+            .cycle()
+            .take(game.len() * 1000)
+            .collect();
+        let mut c = Chunker::with_size(&text[..], 1000);
+        let mut n = 0;
+        while let Some(ch) = c.next_chunk().unwrap() {
+            assert!(ch.bytes.len() < 1100, "{}", ch.bytes.len());
+            n += 1;
+        }
+        assert!(n > 20);
+    }
+
+    #[test]
+    fn window_tests_never_invent_a_start() {
+        // Far from the window's start, a blank line longer than the look-back
+        // is not decided: no start.
+        let mut text = b"x\n".to_vec();
+        text.extend(std::iter::repeat_n(b' ', LOOK_BACK + 10));
+        text.extend_from_slice(b"\n[Event \"a\"]");
+        let i = text.len() - 11;
+        assert!(!starts_game_in_window(&text, i, false));
+        assert!(boundary::is_game_start(&text, i));
+        // Mid-input windows give the rule's answer otherwise.
+        let text = b"1. e4 *\n\n[Event \"b\"]";
+        assert!(starts_game_in_window(text, 9, true));
+        assert!(!starts_game_in_window(b"1. e4\n[Event \"b\"]", 6, true));
+    }
+
+    #[test]
+    fn line_counter_joins_crlf_across_pieces() {
+        let mut c = LineCounter::default();
+        c.add(b"a\r");
+        c.add(b"\nb\r");
+        c.add(b"c\n");
+        assert_eq!(c.lines(), 3);
     }
 }

@@ -42,6 +42,50 @@ impl Compression {
     }
 }
 
+/// How a scan reads an input.
+pub enum Source {
+    /// A regular, uncompressed file: workers read their own ranges of it.
+    Plain(super::ranges::Ranges),
+    /// Anything else (compressed, standard input, a FIFO): one thread reads
+    /// it in order.
+    Stream(Box<dyn Read + Send>),
+}
+
+/// Opens a path for a scan; `count` gets the raw bytes a stream passes.
+pub fn open_source(path: &str, count: Arc<AtomicU64>) -> io::Result<Source> {
+    if path != "-" && Compression::from_name(path).is_none() {
+        let file = File::open(path)?;
+        let meta = file.metadata()?;
+        if meta.is_file() {
+            let mut head = [0u8; 4];
+            let n = read_head(&file, &mut head)?;
+            if Compression::from_magic(&head[..n]) == Compression::None {
+                return Ok(Source::Plain(super::ranges::Ranges::new(file, meta.len())));
+            }
+        }
+        return Ok(Source::Stream(decompress(file_reader(file, count), path)?));
+    }
+    open_counted(path, count).map(Source::Stream)
+}
+
+fn read_head(file: &File, head: &mut [u8]) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut n = 0;
+    while n < head.len() {
+        match file.read_at(&mut head[n..], n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+fn file_reader(file: File, count: Arc<AtomicU64>) -> Box<dyn Read + Send> {
+    Box::new(Counted { inner: file, count })
+}
+
 /// A reader over the decompressed bytes of a path (`-`: standard input).
 pub fn open(path: &str) -> io::Result<Box<dyn Read + Send>> {
     open_counted(path, Arc::new(AtomicU64::new(0)))
@@ -70,11 +114,13 @@ pub fn open_counted(path: &str, count: Arc<AtomicU64>) -> io::Result<Box<dyn Rea
             count,
         })
     } else {
-        Box::new(Counted {
-            inner: File::open(path)?,
-            count,
-        })
+        file_reader(File::open(path)?, count)
     };
+    decompress(raw, path)
+}
+
+/// Decompresses by the name's extension, else by the first bytes.
+fn decompress(raw: Box<dyn Read + Send>, path: &str) -> io::Result<Box<dyn Read + Send>> {
     let mut buffered = BufReader::with_capacity(1 << 16, raw);
     let compression = match Compression::from_name(path) {
         Some(c) => c,

@@ -6,7 +6,11 @@
 //! is handed on as text, and the game's own notation parser (in
 //! [`crate::game`]) decides whether it is a move. A token that is neither a
 //! move nor any other element is therefore always an error, never skipped.
+//!
+//! [`boundary`] is the one rule for where a game begins, shared with the
+//! scan's chunker.
 
+pub mod boundary;
 pub mod pgn;
 
 pub use pgn::{Encoding, GameRecord, MoveToken, Reader, Tag};

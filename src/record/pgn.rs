@@ -18,14 +18,19 @@
 
 use std::borrow::Cow;
 
-/// How to read tag values that are not valid UTF-8.
+use super::boundary;
+
+/// How to read tag values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Encoding {
-    /// UTF-8 only: anything else is an error (the default).
+    /// UTF-8 where a value is UTF-8, else ISO-8859-1 (the character set the
+    /// PGN standard names, common in old archives); the record says so
+    /// ([`GameRecord::latin1`]). The default.
     #[default]
+    Auto,
+    /// UTF-8 only: anything else is an error.
     Utf8,
-    /// Tag values that are not UTF-8 are read as ISO-8859-1 (the character
-    /// set the PGN standard names, common in old archives).
+    /// Every tag value is read as ISO-8859-1, UTF-8 or not.
     Latin1,
 }
 
@@ -70,6 +75,13 @@ pub struct GameRecord<'a> {
     pub tags: Vec<Tag<'a>>,
     pub moves: Vec<MoveToken<'a>>,
     pub result: Option<ResultToken<'a>>,
+    /// Offset just past the game's last element: where its termination
+    /// marker is, or should have been (`result` is `None`: the record ended,
+    /// or the next game began, without one).
+    pub end: usize,
+    /// Some tag value was not UTF-8 and was read as ISO-8859-1
+    /// ([`Encoding::Auto`]), or [`Encoding::Latin1`] was asked for.
+    pub latin1: bool,
 }
 
 impl<'a> GameRecord<'a> {
@@ -89,6 +101,13 @@ pub struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
     encoding: Encoding,
+    /// `bytes[text_from..]` begins with `text`, known to be UTF-8: tokens
+    /// inside it are sliced from it, not checked again (one check per
+    /// stretch of valid text instead of one per token).
+    text: &'a str,
+    text_from: usize,
+    /// Vectors of a game handed back with [`Reader::recycle`].
+    spare: (Vec<Tag<'a>>, Vec<MoveToken<'a>>),
 }
 
 const SPACE: u8 = 1;
@@ -137,51 +156,67 @@ impl<'a> Reader<'a> {
             bytes,
             pos,
             encoding,
+            text: "",
+            text_from: 0,
+            spare: (Vec::new(), Vec::with_capacity(128)),
         }
+    }
+
+    /// Hands a game's vectors back for the next game (saves allocations in
+    /// a scan; optional).
+    pub fn recycle(&mut self, game: GameRecord<'a>) {
+        let (mut tags, mut moves) = (game.tags, game.moves);
+        tags.clear();
+        moves.clear();
+        self.spare = (tags, moves);
     }
 
     /// Reads the next game: `None` at the end of the input. After an error
-    /// the reader has skipped to the next line that starts a tag, so reading
-    /// can go on with the next game.
+    /// the reader has skipped to the next place a game can start (see
+    /// [`Reader::resync`]), so reading can go on with the next game.
+    ///
+    /// Text with no tag, no move and no termination marker (a comment
+    /// between games, say) is not a game and is passed over.
     pub fn next_game(&mut self) -> Option<Result<GameRecord<'a>, SyntaxError>> {
-        self.skip_space_and_comments_between_games();
-        if self.pos >= self.bytes.len() {
-            return None;
+        loop {
+            self.skip_space_and_comments_between_games();
+            if self.pos >= self.bytes.len() {
+                return None;
+            }
+            let start = self.pos;
+            match self.read_game(start) {
+                Ok(g) if g.tags.is_empty() && g.moves.is_empty() && g.result.is_none() => {
+                    self.recycle(g);
+                }
+                Ok(g) => return Some(Ok(g)),
+                Err(e) => {
+                    self.resync(start);
+                    return Some(Err(e));
+                }
+            }
         }
-        let start = self.pos;
-        let result = self.read_game(start);
-        if result.is_err() {
-            self.resync();
-        }
-        Some(result)
     }
 
-    /// Skips to the next game: a line that begins with `[` after a blank
-    /// line (or the end of the input). Always moves forward.
-    fn resync(&mut self) {
+    /// After an error in the game that began at `start`: goes on at the
+    /// first tag line, at or after the place the error stopped the reader,
+    /// that begins a game ([`boundary::is_game_start`]) or follows a line
+    /// that is not a tag line. No game can begin between `start` and that
+    /// place (nothing is read across a game start), so none is skipped.
+    fn resync(&mut self, start: usize) {
         let b = self.bytes;
-        let mut i = self.pos + 1;
-        let mut blank_line_seen = false;
-        let mut line_blank = false;
-        while i < b.len() {
-            if b[i - 1] == b'\n' {
-                if b[i] == b'[' && blank_line_seen {
-                    self.pos = i;
-                    return;
-                }
-                line_blank = true;
+        let mut at = self.pos.max(start + 1);
+        while at < b.len() {
+            let Some(i) = memchr::memchr(b'[', &b[at..]).map(|i| at + i) else {
+                break;
+            };
+            if boundary::at_line_start(b, i)
+                && boundary::starts_tag(&b[i..])
+                && (boundary::is_game_start(b, i) || !previous_line_is_tag(b, i))
+            {
+                self.pos = i;
+                return;
             }
-            match b[i] {
-                b'\n' => {
-                    if line_blank {
-                        blank_line_seen = true;
-                    }
-                    line_blank = true;
-                }
-                b' ' | b'\t' | b'\r' => {}
-                _ => line_blank = false,
-            }
-            i += 1;
+            at = i + 1;
         }
         self.pos = b.len();
     }
@@ -196,20 +231,17 @@ impl<'a> Reader<'a> {
                 return;
             }
             match b[self.pos] {
-                b'%' if self.at_line_start(self.pos) => self.skip_line(),
+                b'%' if boundary::at_line_start(b, self.pos) => self.skip_line(),
                 b';' => self.skip_line(),
                 _ => return,
             }
         }
     }
 
-    fn at_line_start(&self, i: usize) -> bool {
-        i == 0 || self.bytes[i - 1] == b'\n'
-    }
-
+    /// Skips to the end of the line (LF or CR).
     fn skip_line(&mut self) {
         let b = self.bytes;
-        self.pos = memchr::memchr(b'\n', &b[self.pos..]).map_or(b.len(), |i| self.pos + i);
+        self.pos = memchr::memchr2(b'\n', b'\r', &b[self.pos..]).map_or(b.len(), |i| self.pos + i);
     }
 
     fn err<T>(&self, offset: usize, message: impl Into<String>) -> Result<T, SyntaxError> {
@@ -220,52 +252,59 @@ impl<'a> Reader<'a> {
     }
 
     fn read_game(&mut self, start: usize) -> Result<GameRecord<'a>, SyntaxError> {
+        let (tags, moves) = std::mem::take(&mut self.spare);
         let mut game = GameRecord {
             offset: start,
-            tags: Vec::new(),
-            moves: Vec::with_capacity(128),
+            tags,
+            moves,
             result: None,
+            end: start,
+            latin1: false,
         };
         let b = self.bytes;
         // Tag section. A blank line then another tag means the game had
         // tags and no movetext: the next tag starts a new game.
         loop {
-            let before = self.pos;
             self.skip_space_and_comments_between_games();
             if self.pos < b.len() && b[self.pos] == b'[' {
-                let blank_line = memchr::memchr_iter(b'\n', &b[before..self.pos]).count() >= 2;
-                if blank_line && !game.tags.is_empty() {
+                if !game.tags.is_empty() && boundary::is_game_start(b, self.pos) {
                     return Ok(game);
                 }
-                let tag = self.read_tag()?;
+                let tag = self.read_tag(&mut game.latin1)?;
                 game.tags.push(tag);
+                game.end = self.pos;
             } else {
                 break;
             }
         }
-        // Movetext.
+        self.read_movetext(&mut game)?;
+        Ok(game)
+    }
+
+    /// The movetext, up to the termination marker, the end of the input or
+    /// the next tag (a game without a termination marker).
+    fn read_movetext(&mut self, game: &mut GameRecord<'a>) -> Result<(), SyntaxError> {
+        let b = self.bytes;
         loop {
             while self.pos < b.len() && is_space(b[self.pos]) {
                 self.pos += 1;
             }
             if self.pos >= b.len() {
-                return Ok(game);
+                return Ok(());
             }
             let at = self.pos;
             match b[at] {
                 0 => return self.err(at, "binary data (a NUL byte): this is not a PGN record"),
                 b'{' => self.skip_comment()?,
                 b';' => self.skip_line(),
-                b'%' if self.at_line_start(at) => self.skip_line(),
+                b'%' if boundary::at_line_start(b, at) => self.skip_line(),
                 b'(' => self.skip_variation()?,
                 b')' => return self.err(at, "')' with no variation open"),
                 b'}' => return self.err(at, "'}' with no comment open"),
                 b']' => return self.err(at, "']' outside a tag"),
                 b'"' => return self.err(at, "a string ('\"') in the movetext"),
-                b'[' => {
-                    // A new tag section: this game had no termination marker.
-                    return Ok(game);
-                }
+                // A new tag section: this game had no termination marker.
+                b'[' => return Ok(()),
                 b'$' => {
                     let mut i = at + 1;
                     while i < b.len() && b[i].is_ascii_digit() {
@@ -277,13 +316,32 @@ impl<'a> Reader<'a> {
                     self.pos = i;
                 }
                 _ => {
-                    if let Some(result) = self.read_word(&mut game)? {
+                    if let Some(result) = self.read_word(game)? {
                         game.result = Some(result);
-                        return Ok(game);
+                        game.end = self.pos;
+                        return Ok(());
                     }
                 }
             }
+            game.end = self.pos;
         }
+    }
+
+    /// `bytes[from..to]` as text, if it is UTF-8. Checks a whole stretch of
+    /// the input at once and remembers it, so each byte is checked about
+    /// once, however many tokens it holds.
+    fn text(&mut self, from: usize, to: usize) -> Option<&'a str> {
+        let window = self.text_from..self.text_from + self.text.len();
+        if !(window.contains(&from) && to <= window.end) {
+            let rest = &self.bytes[from..];
+            let valid = match std::str::from_utf8(rest) {
+                Ok(s) => s,
+                Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+            };
+            self.text = valid;
+            self.text_from = from;
+        }
+        self.text.get(from - self.text_from..to - self.text_from)
     }
 
     /// Reads one word of movetext: a move number, a move or a result.
@@ -344,28 +402,23 @@ impl<'a> Reader<'a> {
             self.pos = end;
             return Ok(None);
         }
-        // Only move tokens are checked: most bytes of real archives are
-        // comments, which need no checking (measured: checking whole
-        // buffers cost twice as much).
-        let text = match std::str::from_utf8(&b[at..text_end]) {
-            Ok(t) => t,
-            Err(_) => {
-                return self.err(
-                    at,
-                    format!("'{}' is not a move (bytes that are not UTF-8)", lossy(word)),
-                );
-            }
+        let Some(text) = self.text(at, text_end) else {
+            return self.err(
+                at,
+                format!("'{}' is not a move (bytes that are not UTF-8)", lossy(word)),
+            );
         };
         game.moves.push(MoveToken { text, offset: at });
         self.pos = end;
         Ok(None)
     }
 
-    fn read_tag(&mut self) -> Result<Tag<'a>, SyntaxError> {
+    fn read_tag(&mut self, latin1: &mut bool) -> Result<Tag<'a>, SyntaxError> {
         let b = self.bytes;
         let open = self.pos;
         let mut i = open + 1;
-        let line_end = memchr::memchr(b'\n', &b[i.min(b.len())..]).map_or(b.len(), |p| i + p);
+        let line_end =
+            memchr::memchr2(b'\n', b'\r', &b[i.min(b.len())..]).map_or(b.len(), |p| i + p);
         while i < line_end && is_space(b[i]) {
             i += 1;
         }
@@ -411,7 +464,7 @@ impl<'a> Reader<'a> {
             }
             i += 1;
         }
-        let raw = &b[value_start..i];
+        let value_end = i;
         i += 1;
         while i < line_end && is_space(b[i]) {
             i += 1;
@@ -423,7 +476,7 @@ impl<'a> Reader<'a> {
             );
         }
         self.pos = i + 1;
-        let value = self.decode_value(raw, value_start, name)?;
+        let value = self.decode_value(value_start, value_end, name, latin1)?;
         let value = if has_escape {
             Cow::Owned(value.replace("\\\"", "\"").replace("\\\\", "\\"))
         } else {
@@ -437,41 +490,61 @@ impl<'a> Reader<'a> {
     }
 
     fn decode_value(
-        &self,
-        raw: &'a [u8],
-        offset: usize,
+        &mut self,
+        from: usize,
+        to: usize,
         name: &str,
+        latin1: &mut bool,
     ) -> Result<Cow<'a, str>, SyntaxError> {
-        match std::str::from_utf8(raw) {
-            Ok(s) => Ok(Cow::Borrowed(s)),
-            Err(e) => match self.encoding {
-                Encoding::Latin1 => Ok(Cow::Owned(raw.iter().map(|&c| c as char).collect())),
-                Encoding::Utf8 => {
-                    let bad = offset + e.valid_up_to();
-                    self.err(
-                        bad,
-                        format!(
-                            "tag {name} is not UTF-8 (byte 0x{:02X}); old archives are often Latin-1: re-run with --encoding latin1",
-                            raw[e.valid_up_to()]
-                        ),
-                    )
-                }
-            },
+        let raw = &self.bytes[from..to];
+        let as_latin1 = || Cow::Owned(raw.iter().map(|&c| c as char).collect());
+        if self.encoding == Encoding::Latin1 {
+            *latin1 = true;
+            return Ok(if raw.is_ascii() {
+                self.text(from, to).map_or_else(as_latin1, Cow::Borrowed)
+            } else {
+                as_latin1()
+            });
+        }
+        if let Some(s) = self.text(from, to) {
+            return Ok(Cow::Borrowed(s));
+        }
+        match self.encoding {
+            Encoding::Utf8 => {
+                let valid = std::str::from_utf8(raw)
+                    .err()
+                    .map_or(0, |e| e.valid_up_to());
+                self.err(
+                    from + valid,
+                    format!(
+                        "tag {name} is not UTF-8 (byte 0x{:02X}); old archives are often Latin-1: re-run with --encoding latin1 or auto",
+                        raw.get(valid).copied().unwrap_or(0)
+                    ),
+                )
+            }
+            _ => {
+                *latin1 = true;
+                Ok(as_latin1())
+            }
         }
     }
 
+    /// Skips a comment. A comment does not run into the next game: a blank
+    /// line then a tag line inside it means its `}` is missing.
     fn skip_comment(&mut self) -> Result<(), SyntaxError> {
         let b = self.bytes;
         let open = self.pos;
-        match memchr::memchr(b'}', &b[open + 1..]) {
-            Some(p) => {
-                self.pos = open + 1 + p + 1;
-                Ok(())
-            }
-            None => self.err(open, "unterminated comment: '{' with no closing '}'"),
+        let close = memchr::memchr(b'}', &b[open + 1..]).map(|p| open + 1 + p);
+        let until = close.unwrap_or(b.len());
+        if let (Some(close), None) = (close, boundary::game_start_within(b, open, until)) {
+            self.pos = close + 1;
+            return Ok(());
         }
+        self.err(open, "unterminated comment: '{' with no closing '}'")
     }
 
+    /// Skips a variation (nested ones too). It ends, unclosed, at a line
+    /// that begins with `[`: the next game's tags.
     fn skip_variation(&mut self) -> Result<(), SyntaxError> {
         let b = self.bytes;
         let open = self.pos;
@@ -491,7 +564,7 @@ impl<'a> Reader<'a> {
                     continue;
                 }
                 b';' => self.skip_line(),
-                b'[' if self.at_line_start(self.pos) => break,
+                b'[' if boundary::at_line_start(b, self.pos) => break,
                 0 => {
                     return self.err(
                         self.pos,
@@ -506,98 +579,31 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Whether the line before the line that starts at `i` is a tag line.
+fn previous_line_is_tag(b: &[u8], i: usize) -> bool {
+    let mut j = i;
+    // Back over the line end (CRLF is one) to the previous line's end.
+    if j > 0 && b[j - 1] == b'\n' {
+        j -= 1;
+        if j > 0 && b[j - 1] == b'\r' {
+            j -= 1;
+        }
+    } else if j > 0 && b[j - 1] == b'\r' {
+        j -= 1;
+    }
+    let start = b[..j]
+        .iter()
+        .rposition(|&c| boundary::is_eol(c))
+        .map_or(0, |k| k + 1);
+    let line = &b[start..j];
+    let first = line.iter().position(|&c| c != b' ' && c != b'\t');
+    first.is_some_and(|f| boundary::starts_tag(&line[f..]))
+}
+
 fn lossy(bytes: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read_all(s: &str) -> Vec<Result<GameRecord<'_>, SyntaxError>> {
-        let mut r = Reader::new(s.as_bytes(), Encoding::Utf8);
-        std::iter::from_fn(|| r.next_game()).collect()
-    }
-
-    fn moves<'a>(g: &GameRecord<'a>) -> Vec<&'a str> {
-        g.moves.iter().map(|m| m.text).collect()
-    }
-
-    #[test]
-    fn reads_moves_numbers_comments_variations_nags() {
-        let games = read_all(
-            "[A \"b\"]\n1.e4 e5 $1 2. Nf3!? {c (d} (2. f4 {x} (2. d4)) 2... Nc6; rest\n3. O-O 0-0 1/2-1/2",
-        );
-        let g = games[0].as_ref().unwrap();
-        assert_eq!(moves(g), ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0"]);
-        assert_eq!(g.result.unwrap().text, "1/2-1/2");
-    }
-
-    #[test]
-    fn a_game_of_tags_alone() {
-        let games = read_all("[A \"1\"]\n[B \"x\"]\n \n\n[A \"2\"]\n\n1. e4 *\n");
-        assert_eq!(games.len(), 2);
-        let g = games[0].as_ref().unwrap();
-        assert_eq!((g.tags.len(), g.moves.len()), (2, 0));
-        assert_eq!(games[1].as_ref().unwrap().moves.len(), 1);
-    }
-
-    #[test]
-    fn two_games_and_missing_result() {
-        let games = read_all("[A \"1\"]\n1. e4\n\n[A \"2\"]\n1. d4 *\n");
-        assert_eq!(games.len(), 2);
-        assert!(games[0].as_ref().unwrap().result.is_none());
-        assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
-    }
-
-    #[test]
-    fn errors_carry_offsets() {
-        let src = "[A \"1\"]\n1. e4 {open";
-        let e = read_all(src).remove(0).unwrap_err();
-        assert_eq!(e.offset, src.find('{').unwrap());
-        let e = read_all("[A \"1]\n1. e4 *").remove(0).unwrap_err();
-        assert!(e.message.contains("unterminated tag"), "{}", e.message);
-        let e = read_all("1. e4 ) *").remove(0).unwrap_err();
-        assert!(e.message.contains("')'"));
-        let e = read_all("1. e4 (e5 *").remove(0).unwrap_err();
-        assert!(e.message.contains("unterminated variation"));
-        let e = read_all("1. e4 12 *").remove(0).unwrap_err();
-        assert!(e.message.contains("'12'"));
-    }
-
-    #[test]
-    fn latin1_tags() {
-        let bytes = b"[White \"M\xfcller\"]\n1. e4 *";
-        let mut r = Reader::new(bytes, Encoding::Utf8);
-        let e = r.next_game().unwrap().unwrap_err();
-        assert_eq!(e.offset, 9);
-        assert!(e.message.contains("--encoding latin1"));
-        let mut r = Reader::new(bytes, Encoding::Latin1);
-        let g = r.next_game().unwrap().unwrap();
-        assert_eq!(g.tag("White"), Some("M\u{fc}ller"));
-    }
-
-    #[test]
-    fn escapes_in_tag_values() {
-        let games = read_all("[Event \"a \\\"b\\\" \\\\ c\"]\n*");
-        assert_eq!(
-            games[0].as_ref().unwrap().tag("Event"),
-            Some("a \"b\" \\ c")
-        );
-    }
-
-    #[test]
-    fn resyncs_after_error() {
-        let games = read_all("[A \"1\"]\n1. e4 }\n\n[A \"2\"]\n1. d4 *\n");
-        assert!(games[0].is_err());
-        assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
-        // An error in a tag skips the rest of that game's tags.
-        let games = read_all("[A \"1]\n[B \"x\"]\n\n1. e4 *\n\n[A \"2\"]\n*\n");
-        assert_eq!(games.len(), 2, "{games:?}");
-        assert!(games[0].is_err());
-        assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
-        // Errors at the very end terminate.
-        let games = read_all("[A \"1]");
-        assert_eq!(games.len(), 1);
-    }
-}
+#[path = "pgn_tests.rs"]
+mod tests;

@@ -37,6 +37,7 @@ pub fn claim(r: &ClaimReport) -> Value {
         "dead_check": dead_check(&v.dead_check),
         "fen": r.fen,
         "notes": r.notes,
+        "encoding": r.encoding,
         "not_checked": r.unverifiable,
     })
 }

@@ -5,6 +5,7 @@
 //! - [`json`]: one JSON object, the documented schema (README, "JSON").
 
 pub mod json;
+pub mod position;
 pub mod scan;
 pub mod text;
 
@@ -41,6 +42,9 @@ pub struct ClaimReport {
     pub notes: Vec<String>,
     /// What a record cannot show and the verdict therefore assumes.
     pub unverifiable: Vec<&'static str>,
+    /// How the tag values were read: `utf-8`, or `latin1` when some were
+    /// not UTF-8 (or Latin-1 was asked for).
+    pub encoding: &'static str,
 }
 
 impl ClaimReport {
@@ -82,7 +86,7 @@ impl ClaimReport {
             .filter(|&q| q <= verdict.ply)
             .map(|q| (q, replay.label(q)))
             .collect();
-        let pos = &replay.positions[verdict.ply];
+        let pos = &replay.position(verdict.ply);
         let written_label = verdict
             .written_move
             .as_ref()
@@ -103,6 +107,7 @@ impl ClaimReport {
             written_label,
             verdict,
             notes,
+            encoding: "utf-8",
             unverifiable: match G::TYPE {
                 GameType::Chess => vec![
                     "whether the claimant touched a piece before claiming (9.4)",
@@ -111,6 +116,17 @@ impl ClaimReport {
                 GameType::ColumnDraughts => vec!["the clocks (1.13.2, note d)"],
             },
         }
+    }
+
+    /// The claim as `verify-claim claim --format json` prints it (README,
+    /// "JSON output").
+    pub fn to_json(&self) -> serde_json::Value {
+        json::claim(self)
+    }
+
+    /// The claim as an arbiter's note (`--format text`).
+    pub fn to_text(&self) -> String {
+        text::claim(self)
     }
 
     /// The label of a ply ("after 24...Kg8", "at the start position").

@@ -25,7 +25,13 @@ pub trait Printer {
     /// An input that could not be read (always also said on stderr).
     fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
         let _ = out;
-        eprintln!("{file}: error: {message}");
+        crate::output::to_stderr(format_args!("{file}: error: {message}"));
+        Ok(())
+    }
+    /// A path a walk left out (always also said on stderr).
+    fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
+        let _ = out;
+        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
         Ok(())
     }
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -39,49 +45,63 @@ fn side(r: &Row<'_>) -> Option<&'static str> {
     r.placed.finding.side.map(|s| s.name())
 }
 
-/// One JSON line, field for field (the README's schema; the order is the
-/// contract). `recorded` and `expected` appear on result mismatches and on
-/// findings that name the recorded result, as `null` where unknown.
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    file: &'a str,
-    game: usize,
-    line: u32,
-    ply: usize,
-    kind: Kind,
-    side: Option<&'static str>,
+/// One finding as one JSON line: the documented schema (README, "JSON
+/// lines"), field for field and in this order. The library's scan yields
+/// these, so a program reading `--format jsonl` and one calling
+/// [`crate::scan_bytes`] see the same object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FindingLine {
+    /// The input as named on the command line (`<stdin>` for `-`).
+    pub file: String,
+    /// 1-based game number in the file.
+    pub game: usize,
+    /// Line and column of the move (or error) in the file.
+    pub line: u32,
+    /// Plies played when the finding holds (0: the start position).
+    pub ply: usize,
+    /// What was found.
+    pub kind: Kind,
+    /// The player concerned (the one who may claim, the one who flagged).
+    pub side: Option<&'static str>,
+    /// The move to write for a claim with a written move.
     #[serde(rename = "move")]
-    mv: Option<&'a str>,
-    message: &'a str,
-    severity: Severity,
-    column: u32,
-    white: &'a str,
-    black: &'a str,
+    pub mv: Option<String>,
+    /// One sentence for people, with the article.
+    pub message: String,
+    /// How much it matters (`--fail-on`).
+    pub severity: Severity,
+    /// Column of the move (or error), counting characters.
+    pub column: u32,
+    /// The players as recorded.
+    pub white: String,
+    pub black: String,
+    /// For a result finding: the result recorded and the one the Laws give.
     #[serde(skip_serializing_if = "Option::is_none")]
-    recorded: Option<Option<&'a str>>,
+    pub recorded: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    expected: Option<Option<&'a str>>,
+    pub expected: Option<Option<String>>,
 }
 
-impl<'a> JsonRow<'a> {
-    fn new(r: &'a Row<'_>) -> JsonRow<'a> {
+impl FindingLine {
+    /// The line for a finding placed in its file.
+    pub fn new(r: &Row<'_>) -> FindingLine {
         let f = &r.placed.finding;
         let result = f.kind == Kind::ResultMismatch || f.recorded.is_some();
-        JsonRow {
-            file: r.file,
+        FindingLine {
+            file: r.file.to_owned(),
             game: r.game,
             line: r.placed.place.line,
             ply: f.ply,
             kind: f.kind,
             side: side(r),
-            mv: f.mv.as_deref(),
-            message: &f.message,
+            mv: f.mv.clone(),
+            message: f.message.clone(),
             severity: f.kind.severity(),
             column: r.placed.place.col,
-            white: &r.placed.white,
-            black: &r.placed.black,
-            recorded: result.then_some(f.recorded.as_deref()),
-            expected: result.then_some(f.expected.as_deref()),
+            white: r.placed.white.clone(),
+            black: r.placed.black.clone(),
+            recorded: result.then(|| f.recorded.clone()),
+            expected: result.then(|| f.expected.clone()),
         }
     }
 }
@@ -90,8 +110,8 @@ pub struct Jsonl;
 
 impl Printer for Jsonl {
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, &JsonRow::new(r))?;
-        out.write_all(b"\n")
+        serde_json::to_writer(&mut *out, &FindingLine::new(r))?;
+        writeln!(out)
     }
 }
 
@@ -144,20 +164,19 @@ impl Csv {
 impl Printer for Csv {
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
         self.write_header(out)?;
-        let j = JsonRow::new(r);
-        csv_field(out, j.file)?;
+        let f = &r.placed.finding;
+        csv_field(out, r.file)?;
         write!(
             out,
             ",{},{},{},{},{},{},{},",
-            j.game,
-            j.line,
-            j.column,
-            j.ply,
-            j.kind.name(),
-            j.severity.name(),
-            j.side.unwrap_or("")
+            r.game,
+            r.placed.place.line,
+            r.placed.place.col,
+            f.ply,
+            f.kind.name(),
+            f.kind.severity().name(),
+            side(r).unwrap_or("")
         )?;
-        let f = &r.placed.finding;
         for field in [
             f.mv.as_deref(),
             f.recorded.as_deref(),
@@ -166,7 +185,7 @@ impl Printer for Csv {
             csv_field(out, field.unwrap_or(""))?;
             out.write_all(b",")?;
         }
-        csv_field(out, j.message)?;
+        csv_field(out, &f.message)?;
         out.write_all(b"\n")
     }
 
@@ -210,10 +229,20 @@ impl Printer for Github {
     }
 
     fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
-        eprintln!("{file}: error: {message}");
+        crate::output::to_stderr(format_args!("{file}: error: {message}"));
         writeln!(
             out,
             "::error file={},title=unreadable-input::{}",
+            gh_escape(file, true),
+            gh_escape(message, false)
+        )
+    }
+
+    fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
+        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
+        writeln!(
+            out,
+            "::warning file={},title=skipped-input::{}",
             gh_escape(file, true),
             gh_escape(message, false)
         )

@@ -61,7 +61,7 @@ pub fn shared() -> Option<PathBuf> {
     if p.join("labels").is_dir() {
         Some(p)
     } else {
-        eprintln!("SKIPPED: ../shared is absent; this test needs its labelled data");
+        skipped("../shared is absent; this test needs its labelled data");
         None
     }
 }
@@ -87,8 +87,20 @@ pub fn oracle_python() -> Option<String> {
             return Some(py);
         }
     }
-    eprintln!("SKIPPED: no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
+    skipped("no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
     None
+}
+
+/// The variable that turns every skip into a failure (set by `.ci/run`,
+/// so CI cannot pass without `../shared` and the oracle).
+pub const REQUIRE: &str = "VERIFY_CLAIM_REQUIRE_ORACLE";
+
+/// Says a test is skipped, or fails it when [`REQUIRE`] is set (to anything
+/// but empty or `0`).
+pub fn skipped(why: &str) {
+    let required = std::env::var(REQUIRE).is_ok_and(|v| !v.is_empty() && v != "0");
+    assert!(!required, "{REQUIRE} is set, but {why}");
+    eprintln!("SKIPPED: {why}");
 }
 
 /// The oracle's `games.tsv`: the header, and one row per (file base name,

@@ -1,0 +1,124 @@
+"""verify_claim.spark in local mode (local[2]) against the CLI."""
+
+import os
+import sys
+import time
+
+import pytest
+
+import verify_claim
+from conftest import FIXTURES, cli_path, jsonl, run, skip_or_fail
+
+try:
+    import pyarrow  # noqa: F401
+    from pyspark.sql import SparkSession
+except ImportError as e:  # pragma: no cover - depends on the environment
+    SparkSession = None
+    MISSING = str(e)
+
+from verify_claim import spark as vcs
+
+KEY = ("file", "game", "ply")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    if SparkSession is None:
+        skip_or_fail(f"pyspark/pyarrow not installed: {MISSING}")
+    # The workers run this interpreter, where verify_claim is installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("verify-claim-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+def rows(df):
+    return [r.asDict() for r in df.collect()]
+
+
+def cli_scan(*paths):
+    status, out, err = run(cli_path(), "scan", "--format=jsonl", "--no-progress", *map(str, paths))
+    assert status in (0, 1), err
+    return [{c: f.get(c) for c in vcs.COLUMNS} for f in jsonl(out)]
+
+
+def ordered(findings):
+    return sorted(findings, key=lambda f: tuple(f[k] for k in KEY) + (f["line"], f["kind"], f["message"]))
+
+
+def test_fixtures_with_ranges(spark):
+    want = cli_scan(FIXTURES)
+    # Cut the larger plain files into ranges of about 16 kB: cuts fall
+    # inside games and move to the next game boundary.
+    got = rows(vcs.scan_files(spark, [FIXTURES], split_bytes=16384))
+    assert got == want
+    assert rows(vcs.scan_files(spark, FIXTURES)) == want
+
+
+def test_corpus_equals_cli(spark, corpus):
+    t = time.perf_counter()
+    want = cli_scan(corpus)
+    cli_s = time.perf_counter() - t
+    t = time.perf_counter()
+    got = rows(vcs.scan_files(spark, [str(corpus)], split_bytes=256 << 10))
+    spark_s = time.perf_counter() - t
+    print(f"corpus: {len(want)} findings; CLI {cli_s:.2f} s, Spark local[2] {spark_s:.2f} s")
+    assert ordered(got) == ordered(want)
+    assert got == want  # the CLI's order itself
+
+
+def games_of(path):
+    """The plain file cut at every game boundary (the crate's rule): one
+    game per piece, nearly always; with each piece's first game number and
+    first line."""
+    from verify_claim import _native
+
+    data = path.read_bytes()
+    cuts = [0]
+    while cuts[-1] < len(data):
+        nxt = _native.boundary(str(path), cuts[-1] + 1)
+        cuts.append(nxt)
+    pieces, game, line = [], 1, 1
+    for a, b in zip(cuts, cuts[1:]):
+        text = data[a:b]
+        native = _native.scan_bytes(text, "<string>", 1, "auto", "quick")
+        for _ in native:
+            pass
+        games, lines = native.totals()
+        pieces.append((str(path), game, line, text.decode("utf-8", "replace"), games))
+        game += games
+        line += lines
+    return pieces
+
+
+def test_scan_column_per_game(spark, corpus):
+    files = [corpus / "lichess/lichess_db_1000k.pgn", corpus / "twic/twic1599_1000k.pgn",
+             *sorted((corpus / "scalachess").glob("*.pgn"))]
+    pieces = [p for f in files for p in games_of(f)]
+    assert sum(1 for p in pieces if p[4] == 1) > 0.99 * len(pieces)
+    df = spark.createDataFrame([p[:4] for p in pieces], "file string, first_game long, first_line long, pgn string")
+    got = []
+    for r in vcs.scan_column(df).collect():
+        for f in r["findings"]:
+            f = f.asDict()
+            f["file"], f["game"], f["line"] = r["file"], f["game"] + r["first_game"] - 1, f["line"] + r["first_line"] - 1
+            got.append(f)
+    want = cli_scan(*files)
+    assert ordered(got) == ordered(want)
+
+
+def test_scan_column_rows_without_findings_and_bytes(spark):
+    text = (FIXTURES / "scan/kinds.pgn").read_text()
+    df = spark.createDataFrame([(1, "1. e4 e5 *\n"), (2, text), (3, None)], "id long, pgn string")
+    out = {r["id"]: r["findings"] for r in vcs.scan_column(df).collect()}
+    assert out[1] == [] and out[3] == []
+    want = list(verify_claim.scan(text.encode()))
+    assert [f.asDict() for f in out[2]] == [{c: w.get(c) for c in vcs.COLUMNS} for w in want]

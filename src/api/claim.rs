@@ -1,0 +1,234 @@
+//! Deciding one claim: from a record's bytes and the claim's options to a
+//! [`ClaimReport`]. This is all the glue between the layers that claim mode
+//! needs (which game of the file, which edition, which claim point); the
+//! CLI and the Python binding are thin layers over [`decide`].
+
+use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
+use crate::diag::Diagnostic;
+use crate::game::column_draughts::{self, ColumnDraughts};
+use crate::game::{Game, GameType, Search, Side, chess::ChessGame};
+use crate::input::{self, Input, Selected};
+use crate::laws::{Edition, Rulebook, TimeClass};
+use crate::record::{Encoding, GameRecord};
+use crate::report::ClaimReport;
+
+/// What is claimed, where, and under which rules. `ClaimOptions::default()`
+/// is a claim of any ground at the end of the record, by the player having
+/// the move, under the edition in force on the game's date.
+#[derive(Clone, Debug, Default)]
+pub struct ClaimOptions {
+    /// The move written on the scoresheet and not played (SAN, `g1-f3`,
+    /// `0-0`, Russian piece letters; column draughts `c3-d4`).
+    pub written_move: Option<String>,
+    /// The claim point: after this recorded move (`31...Kg8`, `32.Nf3`).
+    pub after: Option<String>,
+    /// The claim point as plies from the start (ignored when `after` is set).
+    pub ply: Option<usize>,
+    /// Which game of a file of several (1-based); required when there are
+    /// several.
+    pub game: Option<usize>,
+    /// The rule claimed (threefold, fifty moves, or any).
+    pub claim: ClaimKind,
+    /// Who claimed; only the player having the move may. `None`: that player.
+    pub claimant: Option<Side>,
+    /// The edition of the Laws; `None`: the one in force on the game's Date.
+    pub rules: Option<Edition>,
+    /// How tag values that are not UTF-8 are read.
+    pub encoding: Encoding,
+    /// How hard to look for a dead position (default: the full search).
+    pub dead_search: DeadSearch,
+    /// The game; `None`: from the GameType or Variant tag, chess otherwise.
+    pub game_type: Option<GameType>,
+    /// Column draughts: the reading of the re-jump rule.
+    pub column_rules: column_draughts::Rules,
+}
+
+/// [`Search`] with claim mode's default (the full search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeadSearch(pub Search);
+
+impl Default for DeadSearch {
+    fn default() -> DeadSearch {
+        DeadSearch(Search::Full)
+    }
+}
+
+/// Decides the claim in the record `bytes` (named `file` in messages).
+///
+/// Every problem, in the record or in the options, is a [`Diagnostic`] with
+/// the file and, where the record is at fault, the line and column.
+pub fn decide(file: &str, bytes: &[u8], opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
+    decide_selected(
+        &input::select_from(file, bytes, opts.encoding, opts.game)?,
+        opts,
+    )
+}
+
+/// Decides the claim in the record at `path` (`-`: standard input;
+/// compressed files by name or magic bytes). The input is read as a stream:
+/// only the text that holds the chosen game is kept.
+pub fn decide_file(path: &str, opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
+    decide_selected(&input::select(path, opts.encoding, opts.game)?, opts)
+}
+
+fn decide_selected(selected: &Selected, opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
+    let (input, index) = (&selected.input, selected.index);
+    let record = selected.record()?;
+    let more_notes = selected.notes(&record);
+    let game = crate::game::detect(&record, opts.game_type).map_err(|(o, m)| input.diag(o, m))?;
+    let mut report = match game {
+        GameType::Chess => {
+            let (edition, note) = match opts.rules {
+                None => Edition::for_date(record.tag("Date")),
+                Some(e) => (e, None),
+            };
+            let rules = Rulebook::fide(edition);
+            let notes = note.into_iter().chain(more_notes).collect();
+            decide_game::<ChessGame>(input, opts, index, &record, (), rules, notes)
+        }
+        GameType::ColumnDraughts => {
+            let rules = Rulebook::column_draughts();
+            let variant = opts.column_rules;
+            decide_game::<ColumnDraughts>(input, opts, index, &record, variant, rules, more_notes)
+        }
+    }?;
+    if record.latin1 {
+        report.encoding = "latin1";
+    }
+    Ok(report)
+}
+
+/// An error about the options (no place in the record).
+fn error(input: &Input, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(&input.name, None, message)
+}
+
+/// Resolves `--after 31...Kg8` to the ply after that move.
+fn resolve_after<G: Game>(replay: &Replay<G>, text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
+    let number: u32 = t[..digits].parse().map_err(|_| {
+        format!("--after {text}: expected a numbered move such as 31...Kg8 or 32.Nf3")
+    })?;
+    let rest = &t[digits..];
+    let dots = rest
+        .chars()
+        .take_while(|&c| c == '.' || c == '…')
+        .collect::<String>();
+    let side = match dots.as_str() {
+        "." => Side::White,
+        "..." | "…" | ".." => Side::Black,
+        _ => {
+            return Err(format!(
+                "--after {text}: write 32.Nf3 for White's move or 31...Kg8 for Black's"
+            ));
+        }
+    };
+    let mv = rest[dots.len()..].trim();
+    let mut seen = None;
+    for (p, pos) in replay.positions().take(replay.len()).enumerate() {
+        let pos = &pos;
+        if G::move_number(pos) == number && G::side_to_move(pos) == side {
+            if let Ok(m) = G::parse_written(pos, mv)
+                && m == replay.moves[p]
+            {
+                return Ok(p + 1);
+            }
+            seen = Some(replay.label(p + 1));
+        }
+    }
+    Err(match seen {
+        Some(l) => format!("--after {text}: the game has {l} there, not {mv}"),
+        None => format!(
+            "--after {text}: the game has no move {number} for {}",
+            side.title()
+        ),
+    })
+}
+
+/// The claim point: `after`, else `ply`, else the end of the record.
+fn claim_point<G: Game>(replay: &Replay<G>, opts: &ClaimOptions) -> Result<usize, String> {
+    match (&opts.after, opts.ply) {
+        (Some(a), _) => resolve_after(replay, a),
+        (None, Some(p)) if p <= replay.len() => Ok(p),
+        (None, Some(p)) => Err(format!(
+            "--ply {p}: the game has only {} plies",
+            replay.len()
+        )),
+        (None, None) => Ok(replay.len()),
+    }
+}
+
+/// "rapid play, by the TimeControl tag", when the tag says.
+fn time_note(time: Option<TimeClass>) -> Option<String> {
+    let class = match time? {
+        TimeClass::Standard => "standard",
+        TimeClass::Rapid => "rapid",
+        TimeClass::Blitz => "blitz",
+    };
+    Some(format!("{class} play, by the TimeControl tag"))
+}
+
+/// White, Black, Event and Round as the report shows them.
+fn tags_of(record: &GameRecord<'_>) -> (String, String, Option<String>, Option<String>) {
+    let shown = |t: &str| {
+        record
+            .tag(t)
+            .filter(|e| !e.is_empty() && *e != "?" && *e != "-")
+            .map(str::to_owned)
+    };
+    (
+        record.tag("White").unwrap_or("?").to_owned(),
+        record.tag("Black").unwrap_or("?").to_owned(),
+        shown("Event"),
+        shown("Round"),
+    )
+}
+
+fn decide_game<G: Game>(
+    input: &Input,
+    opts: &ClaimOptions,
+    index: usize,
+    record: &GameRecord<'_>,
+    variant: G::Variant,
+    rules: Rulebook,
+    more_notes: Vec<String>,
+) -> Result<ClaimReport, Diagnostic> {
+    let (start, mut notes) =
+        G::start_position(record, variant).map_err(|(o, m)| input.diag(o, m))?;
+    let replay =
+        Replay::<G>::new(start, &record.moves).map_err(|e| input.diag(e.offset, e.message))?;
+    notes.extend(more_notes);
+    let time = TimeClass::from_tag(record.tag("TimeControl"));
+    notes.extend(time_note(time));
+    let ply = claim_point(&replay, opts).map_err(|m| error(input, m))?;
+    let req = ClaimRequest {
+        ply,
+        written: opts.written_move.as_deref(),
+        kind: opts.claim,
+        claimant: opts.claimant,
+        dead_search: opts.dead_search.0,
+    };
+    let verdict = claims::decide(&replay, &rules, time, &req).map_err(|e| {
+        let at = match ply {
+            0 => "the start".to_owned(),
+            _ => replay.label(ply),
+        };
+        let written = opts.written_move.as_deref().unwrap_or("");
+        let fen = G::fen(&replay.position(ply));
+        error(
+            input,
+            format!("--move {written}: {e} (position after {at}: {fen})"),
+        )
+    })?;
+    let tags = tags_of(record);
+    Ok(ClaimReport::new(
+        &input.name,
+        index,
+        rules.name,
+        tags,
+        &replay,
+        verdict,
+        notes,
+    ))
+}

@@ -1,0 +1,10 @@
+//! The library's front door: the three questions verify-claim answers, as
+//! functions. Everything else in the crate is the engine behind them.
+
+mod claim;
+mod position;
+mod scan;
+
+pub use claim::{ClaimOptions, DeadSearch, decide, decide_file};
+pub use position::{PositionCheck, PositionOptions, check_position};
+pub use scan::{Findings, ScanItem, ScanSettings, scan_bytes, scan_paths};

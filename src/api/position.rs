@@ -1,0 +1,110 @@
+//! Checking one position: can either side still checkmate (chess: 5.2.2,
+//! 6.9), or still win (column draughts: 1.11)?
+
+use crate::diag::Diagnostic;
+use crate::game::column_draughts::{self, ColumnDraughts};
+use crate::game::{DeadCheck, Ending, Game, GameType, Search, Side, Win, chess::ChessGame};
+
+/// How to check a position. The default: chess, the full search, both sides.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionOptions {
+    /// How hard to look (the quick test only ever proves impossibility).
+    pub search: Search,
+    /// Only this side; `None`: both.
+    pub side: Option<Side>,
+    /// The game the FEN is of (column draughts: the tower FEN).
+    pub game_type: GameType,
+    /// Column draughts: the reading of the re-jump rule.
+    pub column_rules: column_draughts::Rules,
+}
+
+impl Default for PositionOptions {
+    fn default() -> PositionOptions {
+        PositionOptions {
+            search: Search::Full,
+            side: None,
+            game_type: GameType::Chess,
+            column_rules: column_draughts::Rules::Standard,
+        }
+    }
+}
+
+/// The answer for one position; its JSON form is `check-position --format
+/// json`'s object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionCheck {
+    /// The position, written back in its game's FEN.
+    pub fen: String,
+    /// Checkmate, stalemate, no moves: the position ends the game as such.
+    pub ending: Option<&'static str>,
+    /// Dead (no side can mate), not dead, or `None` undetermined.
+    pub dead: Option<bool>,
+    /// Each side's chance, with a helpmate where one was found.
+    pub check: DeadCheck,
+    /// Only this side was asked about.
+    pub side: Option<Side>,
+    /// Move number and side to move, to number the helpmate lines.
+    pub move_number: u32,
+    /// The side to move.
+    pub to_move: Side,
+}
+
+impl PositionCheck {
+    /// `{"search", "dead", "white_can_win", "black_can_win", "helpmates",
+    /// "fen", "ending"}` (README, "JSON output").
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut v = crate::report::json::dead_check(&self.check);
+        v["dead"] = serde_json::json!(self.dead);
+        v["fen"] = serde_json::json!(self.fen);
+        v["ending"] = serde_json::json!(self.ending);
+        v
+    }
+
+    /// The answer for people (`--format text`).
+    pub fn to_text(&self) -> String {
+        crate::report::position::text(self)
+    }
+}
+
+/// Checks the position `fen`. A FEN that cannot be read is a [`Diagnostic`]
+/// naming `--fen`.
+pub fn check_position(fen: &str, opts: &PositionOptions) -> Result<PositionCheck, Diagnostic> {
+    let bad = |m: String| Diagnostic::new("--fen", None, m);
+    match opts.game_type {
+        GameType::Chess => {
+            let pos = crate::game::chess::unwinnable::position_from_fen(fen).map_err(bad)?;
+            Ok(check::<ChessGame>(&pos, opts))
+        }
+        GameType::ColumnDraughts => {
+            let pos = column_draughts::fen::parse(fen, opts.column_rules).map_err(bad)?;
+            Ok(check::<ColumnDraughts>(&pos, opts))
+        }
+    }
+}
+
+fn check<G: Game>(pos: &G::Position, opts: &PositionOptions) -> PositionCheck {
+    let wanted = |s: Side| opts.side.is_none_or(|w| w == s);
+    let can = |s: Side| match wanted(s) {
+        true => G::can_mate(pos, s, opts.search),
+        false => Win::Undetermined,
+    };
+    let check = DeadCheck {
+        search: opts.search,
+        white: can(Side::White),
+        black: can(Side::Black),
+    };
+    let ending = G::ending(pos);
+    let over = matches!(
+        ending,
+        Some(Ending::Checkmate | Ending::Stalemate | Ending::NoMoves)
+    );
+    PositionCheck {
+        fen: G::fen(pos),
+        ending: ending.map(|e| e.name()),
+        dead: if over { Some(false) } else { check.dead() },
+        check,
+        side: opts.side,
+        move_number: G::move_number(pos),
+        to_move: G::side_to_move(pos),
+    }
+}

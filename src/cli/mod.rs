@@ -1,0 +1,154 @@
+//! The command line: clap subcommands over the library's front door.
+//!
+//! `verify-claim claim | scan | watch | check-position | perft | completions | man`;
+//! a first argument that is not a subcommand is a claim
+//! (`verify-claim game.pgn --move Nf3`). Each subcommand's options and glue
+//! live in its own file; no rule is decided here.
+
+mod args;
+mod claim;
+mod position;
+mod scan;
+mod tools;
+mod watch;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+use verify_claim::Diagnostic;
+
+pub use args::*;
+
+/// A run's outcome: what to print on stdout and the exit status.
+pub struct Outcome {
+    pub stdout: String,
+    pub status: i32,
+}
+
+impl Outcome {
+    fn print(stdout: String) -> Outcome {
+        Outcome { stdout, status: 0 }
+    }
+}
+
+/// Decide chess and column-draughts draw claims, and check archives, under
+/// the FIDE Laws of Chess and the rules of column draughts.
+#[derive(Parser, Debug)]
+#[command(
+    name = "verify-claim",
+    version,
+    about = "Decide draw claims and check recorded results under the FIDE Laws of Chess and the rules of column draughts",
+    long_about = None,
+    after_help = "A first argument that is not a subcommand is a claim: `verify-claim game.pgn --move Nf3` is `verify-claim claim game.pgn --move Nf3`.",
+    arg_required_else_help = true,
+    subcommand_required = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Decide a draw claim from a recorded game (the default subcommand).
+    Claim(claim::ClaimArgs),
+    /// Scan archives for claimable draws, automatic draws and results the
+    /// Laws contradict.
+    Scan(scan::ScanArgs),
+    /// Follow live files while the games are played: say when the Laws end
+    /// a game, a claim becomes available, a move is illegal, a result is
+    /// entered.
+    Watch(watch::WatchArgs),
+    /// Can either side still checkmate? Dead positions (5.2.2) and
+    /// unwinnable flag falls (6.9).
+    CheckPosition(position::CheckPositionArgs),
+    /// Count legal move sequences (perft) from a position.
+    Perft(tools::PerftArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(tools::CompletionsArgs),
+    /// Print the manual page (roff), e.g. `verify-claim man | man -l -`.
+    Man(tools::ManArgs),
+}
+
+/// The names a first argument is taken as a subcommand by.
+const SUBCOMMANDS: &[&str] = &[
+    "claim",
+    "scan",
+    "watch",
+    "check-position",
+    "perft",
+    "completions",
+    "man",
+    "help",
+];
+
+/// Inserts `claim` when the first argument is neither a subcommand nor a
+/// top-level flag (`--help`, `--version`).
+fn with_default_subcommand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let first = args.get(1).and_then(|a| a.to_str());
+    let is_top_level = |a: &str| SUBCOMMANDS.contains(&a) || a.starts_with("-") && a != "-";
+    if first.is_some_and(|a| !is_top_level(a)) || args.get(1).is_some_and(|a| a.to_str().is_none())
+    {
+        args.insert(1, "claim".into());
+    }
+    args
+}
+
+/// The clap command, for completions and the man page.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
+/// Runs the tool on the given arguments (the first is the program name).
+pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
+    let cli = match Cli::try_parse_from(with_default_subcommand(args)) {
+        Ok(cli) => cli,
+        Err(e) => return parse_error(e),
+    };
+    match cli.command {
+        Command::Claim(a) => claim::run(&a),
+        Command::Scan(a) => scan::run(a),
+        Command::Watch(a) => watch::run(&a),
+        Command::CheckPosition(a) => position::run(&a),
+        Command::Perft(a) => tools::perft(&a),
+        Command::Completions(a) => Ok(Outcome::print(tools::completions(a.shell))),
+        Command::Man(a) => tools::man(&a).map(Outcome::print),
+    }
+}
+
+/// Help and version are an outcome (stdout, status 0); errors a diagnostic
+/// (status 2).
+fn parse_error(e: clap::Error) -> Result<Outcome, Diagnostic> {
+    let text = e.render().to_string();
+    if e.use_stderr() {
+        let message = text.trim_start_matches("error: ").trim_end().to_owned();
+        return Err(Diagnostic::new("verify-claim", None, message));
+    }
+    Ok(Outcome::print(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        let v = a.iter().map(|s| s.into()).collect();
+        with_default_subcommand(v)
+            .into_iter()
+            .map(|s| s.into_string().unwrap_or_default())
+            .collect()
+    }
+
+    #[test]
+    fn a_file_is_a_claim() {
+        assert_eq!(args(&["vc", "g.pgn", "--move", "Nf3"])[1], "claim");
+        assert_eq!(args(&["vc", "-", "--move", "Nf3"])[1], "claim");
+        assert_eq!(args(&["vc", "scan", "x"])[1], "scan");
+        assert_eq!(args(&["vc", "--help"])[1], "--help");
+        assert_eq!(args(&["vc", "help"])[1], "help");
+    }
+
+    #[test]
+    fn the_command_is_well_formed() {
+        command().debug_assert();
+    }
+}

@@ -1,0 +1,165 @@
+//! `verify-claim scan PATH...`: check whole archives. Exit status 1 when a
+//! finding is at or above `--fail-on`, 2 when an input could not be read.
+
+use std::io::IsTerminal;
+
+use clap::{Args, ValueEnum};
+
+use verify_claim::Diagnostic;
+use verify_claim::claims::scan::{RulesChoice, ScanOptions, Severity};
+use verify_claim::report::scan as printers;
+use verify_claim::scan::Summary;
+
+use super::{ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    Text,
+    Jsonl,
+    Csv,
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Never,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exit status: 1 if a finding is at or above --fail-on, 2 if an input could not be read, 0 otherwise."
+)]
+pub struct ScanArgs {
+    /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ScanFormat,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// The edition of the Laws (auto: in force on each game's Date).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub rules: RulesArg,
+    /// Exit with status 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value = "error")]
+    pub fail_on: FailOn,
+    /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
+    #[arg(long, value_name = "N")]
+    pub min_draw_moves: Option<u32>,
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub encoding: EncodingArg,
+    /// No progress bar, even on a terminal.
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Follow symbolic links in directories (loops are detected and skipped).
+    #[arg(long)]
+    pub follow: bool,
+    /// How hard to look for dead positions and unwinnable flag falls.
+    #[arg(long, value_enum, default_value = "quick")]
+    pub dead_search: DeadSearchArg,
+    /// The game of every record (auto: from its GameType or Variant tag).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub game_type: GameTypeChoice,
+    /// Column draughts: the reading of the re-jump rule.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub column_rules: ColumnRulesArg,
+}
+
+impl ScanArgs {
+    fn config(&self) -> verify_claim::scan::Config {
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        verify_claim::scan::Config {
+            paths: self.paths.clone(),
+            jobs,
+            options: ScanOptions {
+                rules: self
+                    .rules
+                    .edition()
+                    .map_or(RulesChoice::Auto, RulesChoice::Fixed),
+                min_draw_moves: self.min_draw_moves,
+                dead_search: self.dead_search.search(),
+                column_rules: self.column_rules.rules(),
+                game_type: self.game_type.game_type(),
+            },
+            encoding: self.encoding.encoding(),
+            progress: !self.no_progress && std::io::stderr().is_terminal(),
+            follow: self.follow,
+        }
+    }
+
+    fn printer(&self, colour: bool) -> Box<dyn printers::Printer> {
+        match self.format {
+            ScanFormat::Text => Box::new(printers::Text::new(colour)),
+            ScanFormat::Jsonl => Box::new(printers::Jsonl),
+            ScanFormat::Csv => Box::new(printers::Csv::new()),
+            ScanFormat::Github => Box::new(printers::Github),
+        }
+    }
+
+    /// 1 when a finding reaches `--fail-on`, 2 when an input failed.
+    fn status(&self, summary: &Summary) -> i32 {
+        let threshold = match self.fail_on {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Never => None,
+        };
+        if summary.failed_inputs > 0 {
+            2
+        } else if threshold.is_some_and(|t| summary.worst.is_some_and(|w| w >= t)) {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
+    let stdout = std::io::stdout();
+    let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut printer = args.printer(colour);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let summary = match verify_claim::scan::run(args.config(), printer.as_mut(), &mut out) {
+        Ok(s) => s,
+        // A closed pipe: quietly, 141; any other write error: said, 2.
+        Err(e) => {
+            return Ok(Outcome {
+                stdout: String::new(),
+                status: verify_claim::output::failure_status(&e),
+            });
+        }
+    };
+    verify_claim::output::to_stderr(summary_line(&summary));
+    Ok(Outcome {
+        stdout: String::new(),
+        status: args.status(&summary),
+    })
+}
+
+/// "scanned N games (M plies) in S s: ... findings: kind n, ..."
+fn summary_line(summary: &Summary) -> String {
+    let kinds: Vec<String> = summary
+        .by_kind
+        .iter()
+        .map(|(k, n)| format!("{} {n}", k.name()))
+        .collect();
+    let secs = summary.seconds.max(1e-9);
+    format!(
+        "scanned {} games ({} plies) in {:.2} s: {:.0} games/s, {:.1} MB/s; findings: {}",
+        summary.games,
+        summary.plies,
+        summary.seconds,
+        summary.games as f64 / secs,
+        summary.bytes as f64 / secs / 1e6,
+        if kinds.is_empty() {
+            "none".to_owned()
+        } else {
+            kinds.join(", ")
+        }
+    )
+}

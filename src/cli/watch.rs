@@ -1,0 +1,107 @@
+//! `verify-claim watch PATH...`: follow live files while the games are
+//! played. Runs until Ctrl-C, then prints a summary on stderr.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::{Args, ValueEnum};
+
+use verify_claim::Diagnostic;
+use verify_claim::claims::scan::{RulesChoice, ScanOptions};
+use verify_claim::watch::view;
+
+use super::{ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WatchFormat {
+    /// A live view on a terminal; elsewhere one line per event.
+    Text,
+    /// One JSON object per event.
+    Jsonl,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Runs until Ctrl-C, then prints a summary on stderr (exit status 0; 2 for bad options)."
+)]
+pub struct WatchArgs {
+    /// Files (they may appear later) and folders (every .pgn and .pdn below, new ones included).
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// text: a live view on a terminal, a log elsewhere; jsonl: one JSON object per event
+    /// (default: text on a terminal, jsonl elsewhere).
+    #[arg(long, value_enum)]
+    pub format: Option<WatchFormat>,
+    /// How often to look at the files, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub interval: u64,
+    /// No bell on a new alert.
+    #[arg(long)]
+    pub quiet: bool,
+    /// The edition of the Laws (auto: in force on each game's Date).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub rules: RulesArg,
+    /// How hard to look for dead positions after each move.
+    #[arg(long, value_enum, default_value = "quick")]
+    pub dead_search: DeadSearchArg,
+    /// The game of every record (auto: from its GameType or Variant tag).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub game_type: GameTypeChoice,
+    /// Column draughts: the reading of the re-jump rule.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub column_rules: ColumnRulesArg,
+    /// How to read tag values that are not UTF-8.
+    #[arg(long, value_enum, default_value = "utf8")]
+    pub encoding: EncodingArg,
+}
+
+impl WatchArgs {
+    fn config(&self) -> verify_claim::watch::Config {
+        verify_claim::watch::Config {
+            paths: self.paths.clone(),
+            interval: std::time::Duration::from_millis(self.interval),
+            options: ScanOptions {
+                rules: self
+                    .rules
+                    .edition()
+                    .map_or(RulesChoice::Auto, RulesChoice::Fixed),
+                min_draw_moves: None,
+                dead_search: self.dead_search.search(),
+                column_rules: self.column_rules.rules(),
+                game_type: self.game_type.game_type(),
+            },
+            encoding: self.encoding.encoding(),
+        }
+    }
+}
+
+pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).map_err(|e| {
+        Diagnostic::new(
+            "verify-claim watch",
+            None,
+            format!("cannot catch Ctrl-C: {e}"),
+        )
+    })?;
+    let stdout = std::io::stdout();
+    let terminal = stdout.is_terminal();
+    let mut sink: Box<dyn view::Sink> = match (args.format, terminal) {
+        (Some(WatchFormat::Jsonl), _) | (None, false) => {
+            Box::new(view::Jsonl { out: stdout.lock() })
+        }
+        (Some(WatchFormat::Text), false) => Box::new(view::Log { out: stdout.lock() }),
+        (_, true) => Box::new(view::Live::new(stdout.lock(), args.quiet)),
+    };
+    match verify_claim::watch::run(args.config(), sink.as_mut(), &stop) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(Diagnostic::new("verify-claim watch", None, e.to_string())),
+    }
+    Ok(Outcome {
+        stdout: String::new(),
+        status: 0,
+    })
+}

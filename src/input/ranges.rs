@@ -1,0 +1,229 @@
+//! A plain file cut by the workers themselves: no thread copies chunks for
+//! the others.
+//!
+//! The file is divided into segments of [`SEGMENT`] bytes. The chunk of
+//! segment `k` holds the games that *start* in it: from its first game start
+//! to the first game start of a later segment (segment 0 starts at the
+//! file's first byte). Every worker finds a segment's first game start the
+//! same way, reading only that segment and a window round it
+//! ([`super::chunks::starts_game_in_window`] answers the same in any
+//! window), so neighbouring chunks meet exactly: no game is read twice or
+//! lost. Reads use `read_at`, so workers share one open file.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+
+use super::chunks::{
+    Chunk, LOOK_AHEAD, LOOK_BACK, LineCounter, MAX_GAME, Skipped, first_start_in_window,
+};
+
+/// Segment size: the aimed-for chunk size.
+pub const SEGMENT: u64 = super::chunks::CHUNK as u64;
+/// Segments are searched for their first game start in pieces this large.
+const PIECE: u64 = 1 << 14;
+
+/// A regular file, uncompressed, of a fixed length (what was there when the
+/// scan began).
+#[derive(Debug)]
+pub struct Ranges {
+    file: File,
+    len: u64,
+    segment: u64,
+}
+
+impl Ranges {
+    pub fn new(file: File, len: u64) -> Ranges {
+        Ranges::with_segment(file, len, SEGMENT)
+    }
+
+    /// Segments of `segment` bytes (for tests).
+    pub fn with_segment(file: File, len: u64, segment: u64) -> Ranges {
+        Ranges {
+            file,
+            len,
+            segment: segment.max(1),
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of segments (one for an empty file).
+    pub fn segments(&self) -> u64 {
+        self.len.div_ceil(self.segment).max(1)
+    }
+
+    /// The bytes of segment `k` (for progress).
+    pub fn segment_len(&self, k: u64) -> u64 {
+        let from = k.saturating_mul(self.segment).min(self.len);
+        (from + self.segment).min(self.len) - from
+    }
+
+    fn bounds(&self, k: u64) -> (u64, u64) {
+        let from = k.saturating_mul(self.segment).min(self.len);
+        (from, (from + self.segment).min(self.len))
+    }
+
+    fn read(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> io::Result<()> {
+        let n = usize::try_from(to - from).map_err(io::Error::other)?;
+        buf.clear();
+        buf.resize(n, 0);
+        self.file.read_exact_at(buf, from).map_err(|e| {
+            if e.kind() == io::ErrorKind::UnexpectedEof {
+                io::Error::new(e.kind(), "the file became shorter while it was read")
+            } else {
+                e
+            }
+        })
+    }
+
+    /// The first game start in segment `k` (the file's start for `k = 0`).
+    fn first_start(&self, k: u64, buf: &mut Vec<u8>) -> io::Result<Option<u64>> {
+        let (from, to) = self.bounds(k);
+        if k == 0 {
+            return Ok(Some(0));
+        }
+        let mut at = from;
+        while at < to {
+            let end = (at + PIECE).min(to);
+            let window_from = at.saturating_sub(LOOK_BACK as u64);
+            let window_to = (end + LOOK_AHEAD as u64).min(self.len);
+            self.read(window_from, window_to, buf)?;
+            let base = (at - window_from) as usize;
+            if let Some(i) =
+                first_start_in_window(buf, base, (end - window_from) as usize, window_from == 0)
+            {
+                return Ok(Some(window_from + i as u64));
+            }
+            at = end;
+        }
+        Ok(None)
+    }
+
+    /// The last game start in `[from, to)` of segment `k`, at least `from`
+    /// (itself a start).
+    fn last_start(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> io::Result<u64> {
+        let window_from = from.saturating_sub(LOOK_BACK as u64);
+        let window_to = (to + LOOK_AHEAD as u64).min(self.len);
+        self.read(window_from, window_to, buf)?;
+        let (mut at, end) = (
+            (from - window_from) as usize + 1,
+            (to - window_from) as usize,
+        );
+        let mut last = from;
+        while let Some(i) = first_start_in_window(buf, at, end, window_from == 0) {
+            last = window_from + i as u64;
+            at = i + 1;
+        }
+        Ok(last)
+    }
+
+    /// The chunk of segment `k`: empty when no game starts in it.
+    pub fn chunk(&self, k: u64) -> io::Result<Chunk> {
+        let mut window = Vec::new();
+        let Some(start) = self.first_start(k, &mut window)? else {
+            return Ok(Chunk::default());
+        };
+        let mut end = self.len;
+        let mut j = k + 1;
+        while j < self.segments() {
+            if let Some(s) = self.first_start(j, &mut window)? {
+                end = s;
+                break;
+            }
+            j += 1;
+        }
+        let mut bytes = Vec::new();
+        if end - start <= MAX_GAME as u64 {
+            self.read(start, end, &mut bytes)?;
+            return Ok(Chunk {
+                bytes,
+                too_large: None,
+            });
+        }
+        let last = self.last_start(start, self.bounds(k).1, &mut window)?;
+        if end - last <= MAX_GAME as u64 {
+            self.read(start, end, &mut bytes)?;
+            return Ok(Chunk {
+                bytes,
+                too_large: None,
+            });
+        }
+        self.read(start, last, &mut bytes)?;
+        Ok(Chunk {
+            bytes,
+            too_large: Some(self.skip(last, end, &mut window)?),
+        })
+    }
+
+    /// A game too large to read: its lines, counted piece by piece.
+    fn skip(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> io::Result<Skipped> {
+        let mut counter = LineCounter::default();
+        let mut at = from;
+        while at < to {
+            let end = (at + SEGMENT).min(to);
+            self.read(at, end, buf)?;
+            counter.add(buf);
+            at = end;
+        }
+        Ok(Skipped {
+            bytes: to - from,
+            lines: counter.lines(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges(bytes: &[u8], segment: u64) -> Ranges {
+        let path = std::env::temp_dir().join(format!(
+            "verify-claim-ranges-{}-{}",
+            std::process::id(),
+            bytes.len()
+        ));
+        std::fs::write(&path, bytes).unwrap();
+        let file = File::open(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        Ranges::with_segment(file, bytes.len() as u64, segment)
+    }
+
+    #[test]
+    fn segments_meet_exactly_and_cut_only_at_game_starts() {
+        let mut text = Vec::new();
+        let mut starts = Vec::new();
+        for i in 0..400 {
+            starts.push(text.len() as u64);
+            let spaces = " ".repeat(i % 7);
+            text.extend_from_slice(
+                format!("[Event \"{i}\"]\r\n\r\n1. e4 {{a\n\n[%clk 1]}} e5 {spaces}\n{spaces}\n")
+                    .as_bytes(),
+            );
+        }
+        for segment in [3, 7, 100, 4096, 1 << 20] {
+            let r = ranges(&text, segment);
+            let mut joined = Vec::new();
+            let mut chunks = 0;
+            for k in 0..r.segments() {
+                let c = r.chunk(k).unwrap();
+                assert!(c.too_large.is_none());
+                if !c.bytes.is_empty() {
+                    assert!(c.bytes.starts_with(b"[Event"), "{segment} {k}");
+                    chunks += 1;
+                }
+                joined.extend_from_slice(&c.bytes);
+            }
+            assert!(joined == text, "segment {segment}");
+            let mut with_a_start: Vec<u64> = starts.iter().map(|s| s / segment).collect();
+            with_a_start.dedup();
+            assert_eq!(chunks, with_a_start.len(), "segment {segment}");
+        }
+    }
+}

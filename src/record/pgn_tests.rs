@@ -1,0 +1,210 @@
+//! Tests of the reader.
+
+use super::*;
+
+fn read_all(s: &str) -> Vec<Result<GameRecord<'_>, SyntaxError>> {
+    let mut r = Reader::new(s.as_bytes(), Encoding::Utf8);
+    std::iter::from_fn(|| r.next_game()).collect()
+}
+
+fn moves<'a>(g: &GameRecord<'a>) -> Vec<&'a str> {
+    g.moves.iter().map(|m| m.text).collect()
+}
+
+#[test]
+fn reads_moves_numbers_comments_variations_nags() {
+    let games = read_all(
+        "[A \"b\"]\n1.e4 e5 $1 2. Nf3!? {c (d} (2. f4 {x} (2. d4)) 2... Nc6; rest\n3. O-O 0-0 1/2-1/2",
+    );
+    let g = games[0].as_ref().unwrap();
+    assert_eq!(moves(g), ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0"]);
+    assert_eq!(g.result.unwrap().text, "1/2-1/2");
+}
+
+#[test]
+fn a_game_of_tags_alone() {
+    let games = read_all("[A \"1\"]\n[B \"x\"]\n \n\n[A \"2\"]\n\n1. e4 *\n");
+    assert_eq!(games.len(), 2);
+    let g = games[0].as_ref().unwrap();
+    assert_eq!((g.tags.len(), g.moves.len()), (2, 0));
+    assert_eq!(games[1].as_ref().unwrap().moves.len(), 1);
+}
+
+#[test]
+fn two_games_and_missing_result() {
+    let games = read_all("[A \"1\"]\n1. e4\n\n[A \"2\"]\n1. d4 *\n");
+    assert_eq!(games.len(), 2);
+    assert!(games[0].as_ref().unwrap().result.is_none());
+    assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+}
+
+#[test]
+fn errors_carry_offsets() {
+    let src = "[A \"1\"]\n1. e4 {open";
+    let e = read_all(src).remove(0).unwrap_err();
+    assert_eq!(e.offset, src.find('{').unwrap());
+    let e = read_all("[A \"1]\n1. e4 *").remove(0).unwrap_err();
+    assert!(e.message.contains("unterminated tag"), "{}", e.message);
+    let e = read_all("1. e4 ) *").remove(0).unwrap_err();
+    assert!(e.message.contains("')'"));
+    let e = read_all("1. e4 (e5 *").remove(0).unwrap_err();
+    assert!(e.message.contains("unterminated variation"));
+    let e = read_all("1. e4 12 *").remove(0).unwrap_err();
+    assert!(e.message.contains("'12'"));
+}
+
+#[test]
+fn latin1_tags() {
+    let bytes = b"[White \"M\xfcller\"]\n1. e4 *";
+    let mut r = Reader::new(bytes, Encoding::Utf8);
+    let e = r.next_game().unwrap().unwrap_err();
+    assert_eq!(e.offset, 9);
+    assert!(e.message.contains("--encoding latin1"));
+    assert!(r.next_game().is_none_or(|g| g.is_err()));
+    let mut r = Reader::new(bytes, Encoding::Auto);
+    let g = r.next_game().unwrap().unwrap();
+    assert_eq!(g.tag("White"), Some("M\u{fc}ller"));
+}
+
+#[test]
+fn escapes_in_tag_values() {
+    let games = read_all("[Event \"a \\\"b\\\" \\\\ c\"]\n*");
+    assert_eq!(
+        games[0].as_ref().unwrap().tag("Event"),
+        Some("a \"b\" \\ c")
+    );
+}
+
+#[test]
+fn resyncs_after_error() {
+    let games = read_all("[A \"1\"]\n1. e4 }\n\n[A \"2\"]\n1. d4 *\n");
+    assert!(games[0].is_err());
+    assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+    // An error in a tag skips the rest of that game's tags.
+    let games = read_all("[A \"1]\n[B \"x\"]\n\n1. e4 *\n\n[A \"2\"]\n*\n");
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert!(games[0].is_err());
+    assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+    // Errors at the very end terminate.
+    let games = read_all("[A \"1]");
+    assert_eq!(games.len(), 1);
+}
+
+fn read_bytes(s: &[u8]) -> Vec<Result<GameRecord<'_>, SyntaxError>> {
+    let mut r = Reader::new(s, Encoding::Utf8);
+    std::iter::from_fn(|| r.next_game()).collect()
+}
+
+#[test]
+fn a_game_without_a_result_ends_at_a_blank_line_and_a_tag() {
+    let games = read_all("[Event \"a\"]\n\n1. f3 e5 2. g4 Qh4#\n\n[Event \"b\"]\n\n1. e4 1-0\n");
+    assert_eq!(games.len(), 2);
+    let a = games[0].as_ref().unwrap();
+    assert!(a.result.is_none());
+    assert_eq!(moves(a), ["f3", "e5", "g4", "Qh4#"]);
+    // The missing marker's place: just after the last move.
+    assert_eq!(a.end, "[Event \"a\"]\n\n1. f3 e5 2. g4 Qh4#".len());
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("b"));
+}
+
+#[test]
+fn an_unclosed_variation_does_not_swallow_the_next_game() {
+    let src = "[Event \"a\"]\n\n1. e4 ( 1. d4 *\n\n[Event \"b\"]\n[White \"S\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+    let games = read_all(src);
+    assert_eq!(games.len(), 2, "{games:?}");
+    let e = games[0].as_ref().unwrap_err();
+    assert_eq!(e.offset, src.find('(').unwrap());
+    let b = games[1].as_ref().unwrap();
+    assert_eq!((b.tag("Event"), b.tag("White")), (Some("b"), Some("S")));
+    assert_eq!(moves(b).len(), 4);
+    // With no blank line before the next tags, too.
+    let games = read_all("[A \"1\"]\n1. e4 (d4\n[A \"2\"]\n1. d4 *\n");
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+}
+
+#[test]
+fn an_unclosed_comment_does_not_swallow_the_next_game() {
+    let games = read_all("[A \"1\"]\n\n1. e4 {oops\n\n[A \"2\"]\n\n1. d4 {c} *\n");
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert!(games[0].as_ref().unwrap_err().message.contains("comment"));
+    assert_eq!(moves(games[1].as_ref().unwrap()), ["d4"]);
+}
+
+#[test]
+fn lone_cr_line_ends_lose_nothing() {
+    for eol in ["\r", "\r\n", "\n"] {
+        let src = [
+            "[Event \"a\"]",
+            "[Site \"x\"];c",
+            "",
+            "1. f3 e5 2. g4 Qh4# 0-1",
+            "",
+            "[Event \"b\"]",
+            "",
+            "",
+            "[Event \"c\"]",
+            "",
+            "1. e4 }",
+            "",
+            "[Event \"d\"]",
+            "",
+            "1. e4 ; a comment",
+            "e5 *",
+            "",
+        ]
+        .join(eol);
+        let games = read_all(&src);
+        let events: Vec<_> = games
+            .iter()
+            .map(|g| g.as_ref().map(|g| g.tag("Event").unwrap_or("?")).ok())
+            .collect();
+        assert_eq!(events, [Some("a"), Some("b"), None, Some("d")], "{eol:?}");
+        assert_eq!(moves(games[0].as_ref().unwrap()).len(), 4, "{eol:?}");
+        assert_eq!(moves(games[3].as_ref().unwrap()), ["e4", "e5"], "{eol:?}");
+    }
+}
+
+#[test]
+fn encodings() {
+    let bytes = b"[White \"M\xfcller\"]\n[Black \"\xc3\xbc\"]\n1. e4 *";
+    let mut r = Reader::new(bytes, Encoding::Auto);
+    let g = r.next_game().unwrap().unwrap();
+    assert_eq!(
+        (g.tag("White"), g.tag("Black")),
+        (Some("M\u{fc}ller"), Some("\u{fc}"))
+    );
+    assert!(g.latin1);
+    let mut r = Reader::new(bytes, Encoding::Latin1);
+    let g = r.next_game().unwrap().unwrap();
+    assert_eq!(g.tag("Black"), Some("\u{c3}\u{bc}"));
+    let mut r = Reader::new(b"[White \"\xc3\xbc\"]\n1. e4 *", Encoding::Auto);
+    assert!(!r.next_game().unwrap().unwrap().latin1);
+    // A move token that is not UTF-8 is an error in every encoding.
+    for enc in [Encoding::Auto, Encoding::Utf8, Encoding::Latin1] {
+        let mut r = Reader::new(b"1. e4 \xe95 *", enc);
+        assert!(r.next_game().unwrap().is_err());
+    }
+}
+
+#[test]
+fn moves_after_bytes_that_are_not_utf8() {
+    let games = read_bytes(b"1. e4 {\xff} e5 {\xfe\xc3} 2. Nf3 \xe9 *");
+    let e = games[0].as_ref().unwrap_err();
+    assert_eq!(e.offset, 25);
+    let games = read_bytes(b"1. e4 {\xff} e5 {\xfe} 2. Nf3 *");
+    assert_eq!(moves(games[0].as_ref().unwrap()), ["e4", "e5", "Nf3"]);
+}
+
+#[test]
+fn recycled_vectors_hold_nothing_old() {
+    let src = b"[A \"1\"]\n1. e4 e5 *\n\n[B \"2\"]\n1. d4 *\n";
+    let mut r = Reader::new(src, Encoding::Utf8);
+    let g = r.next_game().unwrap().unwrap();
+    r.recycle(g);
+    let g = r.next_game().unwrap().unwrap();
+    assert_eq!(
+        (g.tags.len(), g.tag("B"), moves(&g)),
+        (1, Some("2"), vec!["d4"])
+    );
+}

@@ -1,0 +1,42 @@
+//! The text printer for one checked position (`check-position`).
+
+use crate::api::PositionCheck;
+use crate::game::{Search, Side, Win};
+
+/// The position, whether it is dead, and each side's chance.
+pub fn text(c: &PositionCheck) -> String {
+    let mut s = format!("Position: {}\n", c.fen);
+    s.push_str(&match (c.ending, c.dead) {
+        (Some(e), _) => {
+            format!("The position is {e}: not a dead position, the game is over as such.\n")
+        }
+        (None, _) if c.side.is_some() => String::new(),
+        (None, Some(true)) => {
+            "Dead: no sequence of legal moves leads to checkmate, for either side (5.2.2).\n"
+                .to_owned()
+        }
+        (None, Some(false)) => "Not dead.\n".to_owned(),
+        (None, None) => "Dead or not: undetermined (nothing is assumed).\n".to_owned(),
+    });
+    for (side, win) in [(Side::White, &c.check.white), (Side::Black, &c.check.black)] {
+        if c.side.is_none_or(|w| w == side) {
+            s.push_str(&chance(c, side.title(), win));
+        }
+    }
+    s
+}
+
+fn chance(c: &PositionCheck, name: &str, win: &Win) -> String {
+    match win {
+        Win::Yes { helpmate } if helpmate.is_empty() => format!("  {name} has checkmated.\n"),
+        Win::Yes { helpmate } => format!(
+            "  {name} can checkmate: {} (a helpmate)\n",
+            super::numbered_line(c.move_number, c.to_move, helpmate)
+        ),
+        Win::No => format!("  {name} cannot checkmate by any sequence of legal moves.\n"),
+        Win::Undetermined if c.check.search == Search::Quick => format!(
+            "  {name}: undetermined (the quick search only proves impossibility; try --dead-search full).\n"
+        ),
+        Win::Undetermined => format!("  {name}: undetermined.\n"),
+    }
+}

@@ -1,0 +1,211 @@
+//! The scan's threads: the producer that hands out tasks in input order,
+//! and the workers that read (a plain file's segment) and analyse them.
+
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+
+use super::{Work, analyse_chunk_until};
+use crate::claims::scan::ScanOptions;
+use crate::input::chunks::{Chunk, Chunker};
+use crate::input::open::{Source, open_source};
+use crate::input::ranges::Ranges;
+use crate::input::walk::Item;
+use crate::record::Encoding;
+
+/// What the printer receives: a task's work, in any order, or the number
+/// of tasks once all are handed out.
+pub(super) enum Msg {
+    Work(u64, Work),
+    Done(u64),
+}
+
+/// A task for a worker.
+pub(super) enum Task {
+    Range {
+        input: usize,
+        file: Arc<str>,
+        ranges: Arc<Ranges>,
+        segment: u64,
+    },
+    Chunk {
+        input: usize,
+        file: Arc<str>,
+        chunk: Chunk,
+    },
+}
+
+/// Hands out the tasks in input order, each when a token is free.
+pub(super) struct Producer {
+    pub(super) tasks: mpsc::Sender<(u64, Task)>,
+    pub(super) results: mpsc::Sender<Msg>,
+    pub(super) tokens: mpsc::Receiver<()>,
+    pub(super) consumed: Arc<AtomicU64>,
+    pub(super) stop: Arc<AtomicBool>,
+    pub(super) seq: u64,
+}
+
+impl Producer {
+    pub(super) fn run(mut self, items: Vec<Item>) {
+        for (input, item) in items.into_iter().enumerate() {
+            let more = match item {
+                Item::Unreadable(p, e) => self.work(Work::Failed {
+                    file: p.into(),
+                    message: format!("cannot read: {e}"),
+                }),
+                Item::Skipped(p, why) => self.work(Work::Skipped {
+                    file: p.into(),
+                    message: why,
+                }),
+                Item::File(p) => self.input(input, &p),
+            };
+            if !more {
+                return;
+            }
+        }
+        let _ = self.results.send(Msg::Done(self.seq));
+    }
+
+    /// Waits for a token: false when the scan is stopping.
+    fn token(&self) -> bool {
+        !self.stop.load(Ordering::Relaxed) && self.tokens.recv().is_ok()
+    }
+
+    fn work(&mut self, work: Work) -> bool {
+        if !self.token() {
+            return false;
+        }
+        let sent = self.results.send(Msg::Work(self.seq, work)).is_ok();
+        self.seq += 1;
+        sent
+    }
+
+    fn task(&mut self, task: Task) -> bool {
+        if !self.token() {
+            return false;
+        }
+        let sent = self.tasks.send((self.seq, task)).is_ok();
+        self.seq += 1;
+        sent
+    }
+
+    fn input(&mut self, input: usize, path: &str) -> bool {
+        let file: Arc<str> = Arc::from(if path == "-" { "<stdin>" } else { path });
+        let source = match open_source(path, Arc::clone(&self.consumed)) {
+            Ok(s) => s,
+            Err(e) => {
+                return self.work(Work::Failed {
+                    file,
+                    message: format!("cannot read: {e}"),
+                });
+            }
+        };
+        match source {
+            Source::Plain(ranges) => {
+                let ranges = Arc::new(ranges);
+                (0..ranges.segments()).all(|segment| {
+                    self.task(Task::Range {
+                        input,
+                        file: Arc::clone(&file),
+                        ranges: Arc::clone(&ranges),
+                        segment,
+                    })
+                })
+            }
+            Source::Stream(reader) => {
+                let mut chunker = Chunker::new(reader);
+                loop {
+                    if self.stop.load(Ordering::Relaxed) {
+                        return false;
+                    }
+                    let more = match chunker.next_chunk() {
+                        Ok(Some(chunk)) => self.task(Task::Chunk {
+                            input,
+                            file: Arc::clone(&file),
+                            chunk,
+                        }),
+                        Ok(None) => return true,
+                        Err(e) => {
+                            let message = match e.kind() {
+                                io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+                                    format!("stopped reading: {e} (truncated or corrupt?)")
+                                }
+                                _ => format!("stopped reading: {e}"),
+                            };
+                            let file = Arc::clone(&file);
+                            return self.work(Work::Failed { file, message });
+                        }
+                    };
+                    if !more {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads (for a range) and analyses tasks until there are none or the scan
+/// stops.
+pub(super) struct Worker {
+    pub(super) tasks: Arc<Mutex<mpsc::Receiver<(u64, Task)>>>,
+    pub(super) results: mpsc::Sender<Msg>,
+    pub(super) encoding: Encoding,
+    pub(super) options: ScanOptions,
+    pub(super) stop: Arc<AtomicBool>,
+    pub(super) consumed: Arc<AtomicU64>,
+}
+
+impl Worker {
+    pub(super) fn run(self) {
+        loop {
+            let next = match self.tasks.lock() {
+                Ok(rx) => rx.recv(),
+                Err(_) => return,
+            };
+            let Ok((seq, task)) = next else {
+                return;
+            };
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let work = self.work(task);
+            if self.results.send(Msg::Work(seq, work)).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn work(&self, task: Task) -> Work {
+        let (input, file, chunk) = match task {
+            Task::Chunk { input, file, chunk } => (input, file, chunk),
+            Task::Range {
+                input,
+                file,
+                ranges,
+                segment,
+            } => {
+                let chunk = ranges.chunk(segment);
+                self.consumed
+                    .fetch_add(ranges.segment_len(segment), Ordering::Relaxed);
+                match chunk {
+                    Ok(chunk) => (input, file, chunk),
+                    Err(e) => {
+                        let message = format!("stopped reading: {e}");
+                        return Work::Failed { file, message };
+                    }
+                }
+            }
+        };
+        let (games, plies, lines, findings) =
+            analyse_chunk_until(&chunk, self.encoding, &self.options, &self.stop);
+        Work::Chunk {
+            input,
+            file,
+            games,
+            plies,
+            lines,
+            findings,
+        }
+    }
+}

@@ -1,0 +1,550 @@
+//! Per board: the engine's answers after each new move, turned into events
+//! emitted once.
+//!
+//! Nothing here decides a rule. After each ply the board asks the claim
+//! engine ([`claims::decide`], [`claims::pending`]) what holds at that ply,
+//! and the scan ([`scan_record`]) whether an entered result agrees with the
+//! Laws; this module only remembers what it has already said, so that each
+//! event is emitted once, and again only when a new occurrence arises.
+
+use std::sync::Arc;
+
+pub use super::schema::{Event, EventKind, GameId};
+use crate::claims::scan::{Kind, ScanOptions, rulebook_for, scan_record};
+use crate::claims::{self, ClaimKind, ClaimRequest, Form, Replay, replay::numbered};
+use crate::diag::{Place, place_of};
+use crate::game::{Game, GameType, chess::ChessGame, column_draughts::ColumnDraughts};
+use crate::laws::Rulebook;
+use crate::record::GameRecord;
+
+/// How the game ended, once said.
+#[derive(Clone, Debug)]
+struct Ended {
+    ply: usize,
+    reason: &'static str,
+    words: &'static str,
+    article: &'static str,
+}
+
+/// What one board has said so far, and what the view shows.
+#[derive(Debug)]
+pub struct Board {
+    pub id: GameId,
+    /// Which of the games with this identity in the file (1-based).
+    pub occurrence: usize,
+    /// The move tokens already followed.
+    moves: Vec<String>,
+    /// Per ply followed: could the player to move claim by repetition, by
+    /// the move count?
+    avail: Vec<[bool; 2]>,
+    ended: Option<Ended>,
+    after_end: bool,
+    /// The illegal move reported: its ply, its token, numbered.
+    illegal: Option<(usize, String, String)>,
+    result: Option<String>,
+    error: Option<String>,
+    /// The tags that set the start position and the rules, as last read.
+    setup: Option<String>,
+    /// For the view.
+    pub plies: usize,
+    pub last_move: Option<String>,
+    /// What the player to move may claim now, in words.
+    claim_state: String,
+    /// Whether the Laws agree with the result entered.
+    result_agrees: Option<bool>,
+    /// When this board last had an alert (the view highlights the newest).
+    pub alert_at: Option<std::time::Instant>,
+}
+
+/// What the engine needs besides the record.
+pub struct Context<'a> {
+    pub file: &'a Arc<str>,
+    pub bytes: &'a [u8],
+    pub options: &'a ScanOptions,
+}
+
+/// A board follows at most this many plies (no real game comes near; it
+/// bounds the work an absurd record can cause).
+pub const MAX_PLIES: usize = 4000;
+
+impl Board {
+    pub fn new(id: GameId, occurrence: usize) -> Board {
+        Board {
+            id,
+            occurrence,
+            moves: Vec::new(),
+            avail: Vec::new(),
+            ended: None,
+            after_end: false,
+            illegal: None,
+            result: None,
+            error: None,
+            setup: None,
+            plies: 0,
+            last_move: None,
+            claim_state: "waiting for moves".to_owned(),
+            result_agrees: None,
+            alert_at: None,
+        }
+    }
+
+    /// The board's state in a few words, for the live view.
+    pub fn state(&self) -> String {
+        if let Some(e) = &self.error {
+            return format!("cannot read: {e}");
+        }
+        let mut parts = Vec::new();
+        if let Some((_, _, label)) = &self.illegal {
+            parts.push(format!("ILLEGAL MOVE {label}"));
+        }
+        if let Some(end) = &self.ended {
+            parts.push(format!("ENDED {} {}", end.words, end.article));
+            if self.after_end {
+                parts.push("MOVES AFTER END".to_owned());
+            }
+        } else if self.illegal.is_none() && self.result.is_none() {
+            parts.push(self.claim_state.clone());
+        }
+        if let Some(r) = &self.result {
+            let against = self.result_agrees == Some(false);
+            parts.push(format!(
+                "{r}{}",
+                if against {
+                    " AGAINST THE LAWS"
+                } else {
+                    " entered"
+                }
+            ));
+        }
+        parts.join(" · ")
+    }
+
+    /// Follows the board's record as now read; returns the new events.
+    pub fn update(&mut self, record: &GameRecord<'_>, cx: &Context<'_>) -> Vec<Event> {
+        let out = self.follow_record(record, cx);
+        if out.iter().any(Event::is_alert) {
+            self.alert_at = Some(std::time::Instant::now());
+        }
+        out
+    }
+
+    fn follow_record(&mut self, record: &GameRecord<'_>, cx: &Context<'_>) -> Vec<Event> {
+        let mut out = Vec::new();
+        let texts: Vec<&str> = record.moves.iter().map(|m| m.text).collect();
+        let mut same = self
+            .moves
+            .iter()
+            .zip(&texts)
+            .take_while(|(a, b)| a == *b)
+            .count();
+        // The tags the start position and the rules come from.
+        let setup = ["FEN", "SetUp", "Variant", "GameType", "Date"]
+            .map(|t| record.tag(t).unwrap_or(""))
+            .join("\u{0}");
+        let restart = self.setup.as_ref().is_some_and(|s| *s != setup) && !self.avail.is_empty();
+        if restart {
+            same = 0;
+        }
+        self.setup = Some(setup);
+        if same < self.moves.len() || restart {
+            if same == texts.len() && record.result.is_none() && !restart {
+                // Fewer moves and no termination marker: a file still being
+                // written. A take-back shows when the next move is written.
+                return out;
+            }
+            out.push(self.changed(cx.file, same, texts.len(), restart));
+        }
+        let kind = crate::game::detect(record, cx.options.game_type);
+        let engine = match kind {
+            Err((offset, message)) => Err((offset, message)),
+            Ok(GameType::Chess) => {
+                let rules = rulebook_for(record, cx.options.rules);
+                self.follow::<ChessGame>(record, cx, &rules, (), &mut out)
+            }
+            Ok(GameType::ColumnDraughts) => self.follow::<ColumnDraughts>(
+                record,
+                cx,
+                &Rulebook::column_draughts(),
+                cx.options.column_rules,
+                &mut out,
+            ),
+        };
+        if let Err((offset, message)) = engine {
+            if self.error.as_deref() != Some(message.as_str()) {
+                let mut e = Event::new(
+                    cx.file,
+                    &self.id,
+                    0,
+                    EventKind::RecordError,
+                    message.clone(),
+                );
+                e.place = Some(place_of(cx.bytes, offset, Place { line: 1, col: 1 }));
+                out.push(e);
+            }
+            self.error = Some(message);
+            return out;
+        }
+        self.error = None;
+        self.moves = texts.iter().map(|t| (*t).to_owned()).collect();
+        out
+    }
+
+    /// The record now differs from ply `from` on: forget what was said
+    /// about the plies after it and replay from there.
+    fn changed(&mut self, file: &Arc<str>, from: usize, now: usize, restart: bool) -> Event {
+        let was = self.moves.len();
+        self.moves.truncate(from);
+        self.avail.truncate(if restart { 0 } else { from + 1 });
+        if restart {
+            self.ended = None;
+        }
+        if self.ended.as_ref().is_some_and(|e| e.ply > from) {
+            self.ended = None;
+        }
+        if self.ended.as_ref().is_none_or(|e| e.ply >= from) {
+            self.after_end = false;
+        }
+        if self.illegal.as_ref().is_some_and(|(p, _, _)| *p > from) {
+            self.illegal = None;
+        }
+        self.result = None;
+        self.result_agrees = None;
+        let message = if restart {
+            format!(
+                "the start position or the rules changed (FEN, SetUp, Variant, GameType or Date tag): the record ({now} plies) is replayed from the start"
+            )
+        } else if now <= from {
+            format!(
+                "{} move(s) taken back: the record now has {now} plies (was {was}); replayed from it",
+                was - now
+            )
+        } else {
+            format!(
+                "the record changed from ply {}: it now has {now} plies (was {was}); replayed from it",
+                from + 1
+            )
+        };
+        Event::new(file, &self.id, from, EventKind::RecordChanged, message)
+    }
+
+    fn follow<G: Game>(
+        &mut self,
+        record: &GameRecord<'_>,
+        cx: &Context<'_>,
+        rules: &Rulebook,
+        variant: G::Variant,
+        out: &mut Vec<Event>,
+    ) -> Result<(), (usize, String)> {
+        let (start, _) = G::start_position(record, variant)?;
+        let tokens = &record.moves[..record.moves.len().min(MAX_PLIES)];
+        let (replay, bad) = match Replay::<G>::new(start.clone(), tokens) {
+            Ok(r) => (r, None),
+            Err(e) => {
+                let r = Replay::<G>::new(start, &tokens[..e.index])
+                    .map_err(|e| (e.offset, e.message))?;
+                (r, Some(e))
+            }
+        };
+        for p in self.avail.len()..=replay.len() {
+            self.ply::<G>(&replay, rules, cx, p, out);
+        }
+        self.plies = replay.len();
+        self.last_move = (!replay.is_empty()).then(|| replay.label(replay.len()));
+        if let Some(e) = bad {
+            let text = tokens[e.index].text;
+            if self
+                .illegal
+                .as_ref()
+                .is_none_or(|(p, t, _)| *p != e.index + 1 || t != text)
+            {
+                let mut ev = Event::new(
+                    cx.file,
+                    &self.id,
+                    e.index + 1,
+                    EventKind::IllegalMove,
+                    e.message,
+                );
+                ev.mv = Some(numbered::<G>(&replay.position(e.index), text));
+                ev.side = Some(G::side_to_move(&replay.position(e.index)));
+                ev.place = Some(place_of(cx.bytes, e.offset, Place { line: 1, col: 1 }));
+                self.illegal = Some((
+                    e.index + 1,
+                    text.to_owned(),
+                    ev.mv.clone().unwrap_or_default(),
+                ));
+                out.push(ev);
+            }
+        } else {
+            self.illegal = None;
+        }
+        self.result_entered::<G>(record, cx, &replay, out);
+        Ok(())
+    }
+
+    /// What holds at ply `p`, said once.
+    fn ply<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        rules: &Rulebook,
+        cx: &Context<'_>,
+        p: usize,
+        out: &mut Vec<Event>,
+    ) {
+        if self.ended.is_none() {
+            self.evaluate::<G>(replay, rules, cx, p, out);
+        } else {
+            self.avail.push([false, false]);
+        }
+        let Some(end) = &self.ended else { return };
+        if p > end.ply && !self.after_end {
+            self.after_end = true;
+            let mut e = Event::new(
+                cx.file,
+                &self.id,
+                end.ply + 1,
+                EventKind::MovesAfterEnd,
+                format!(
+                    "a move was recorded after the game ended at ply {} by {} ({}): the arbiter must intervene",
+                    end.ply, end.words, end.article
+                ),
+            );
+            e.mv = Some(replay.label(end.ply + 1));
+            e.side = Some(G::side_to_move(&replay.position(end.ply)));
+            e.article = Some(end.article);
+            e.reason = Some(end.reason);
+            out.push(e);
+        }
+    }
+
+    /// Asks the engine about ply `p` (pushes exactly one `avail` entry).
+    fn evaluate<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        rules: &Rulebook,
+        cx: &Context<'_>,
+        p: usize,
+        out: &mut Vec<Event>,
+    ) {
+        fn request(
+            ply: usize,
+            written: Option<&str>,
+            dead_search: crate::game::Search,
+        ) -> ClaimRequest<'_> {
+            ClaimRequest {
+                ply,
+                written,
+                kind: ClaimKind::Any,
+                claimant: None,
+                dead_search,
+            }
+        }
+        let search = cx.options.dead_search;
+        let Ok(verdict) = claims::decide(replay, rules, None, &request(p, None, search)) else {
+            self.avail.push([false, false]);
+            return;
+        };
+        if let Some(over) = verdict.game_over {
+            // A dead position proved now may have been dead a few plies
+            // before: the end is at `over.ply`, and the caller says what
+            // was recorded after it.
+            self.game_ended::<G>(replay, cx, &over, out);
+            self.avail.push([false, false]);
+            return;
+        }
+        let mut grounds: [Option<(claims::Ground, Option<String>)>; 2] = [None, None];
+        for g in verdict.grounds {
+            let i = usize::from(g.rule != rules.repetition_rule);
+            grounds[i].get_or_insert((g, None));
+        }
+        if grounds.iter().any(Option::is_none) {
+            let pending = claims::pending(replay, rules, p);
+            let pos = &replay.position(p);
+            for (i, moves) in [pending.repetition, pending.count].into_iter().enumerate() {
+                if grounds[i].is_some() {
+                    continue;
+                }
+                let Some(m) = moves.first() else { continue };
+                let san = G::notation(pos, m);
+                let Ok(v) = claims::decide(replay, rules, None, &request(p, Some(&san), search))
+                else {
+                    continue;
+                };
+                let rule = [rules.repetition_rule, rules.count_rule][i];
+                if let Some(g) = v
+                    .grounds
+                    .into_iter()
+                    .find(|g| g.rule == rule && g.form == Form::WrittenMove)
+                {
+                    grounds[i] = Some((g, Some(numbered::<G>(pos, &san))));
+                }
+            }
+        }
+        let now = [grounds[0].is_some(), grounds[1].is_some()];
+        let before = p.checked_sub(2).and_then(|q| self.avail.get(q)).copied();
+        self.avail.push(now);
+        let side = verdict.claimant;
+        let mut claims = Vec::new();
+        for (i, g) in grounds.into_iter().enumerate() {
+            let Some((ground, mv)) = g else { continue };
+            let words = if i == 0 {
+                "threefold repetition"
+            } else if rules.count_rule == "fifty-move" {
+                "the fifty-move rule"
+            } else {
+                "unchanged material"
+            };
+            let short = ["threefold", "fifty moves", "material"][if i == 0 {
+                0
+            } else if rules.count_rule == "fifty-move" {
+                1
+            } else {
+                2
+            }];
+            claims.push(match &mv {
+                Some(m) => format!("{short} by writing {m}"),
+                None => format!("{short} on the board"),
+            });
+            if before.is_some_and(|b| b[i]) {
+                continue;
+            }
+            let message = match &mv {
+                Some(m) => format!(
+                    "{} can claim a draw by writing {m} ({words}, {})",
+                    side.title(),
+                    ground.article
+                ),
+                None => format!(
+                    "{} can claim a draw: {words} on the board ({})",
+                    side.title(),
+                    ground.article
+                ),
+            };
+            let mut e = Event::new(cx.file, &self.id, p, EventKind::ClaimAvailable, message);
+            e.side = Some(side);
+            e.mv = mv;
+            e.article = Some(ground.article);
+            e.reason = Some(ground.rule);
+            out.push(e);
+        }
+        self.claim_state = if claims.is_empty() {
+            "playing".to_owned()
+        } else {
+            format!("{} may claim: {}", side.title(), claims.join("; "))
+        };
+    }
+
+    fn game_ended<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        cx: &Context<'_>,
+        over: &claims::GameOver,
+        out: &mut Vec<Event>,
+    ) {
+        let reason = reason_name(over.reason);
+        let words = over.reason.name();
+        let mut e = Event::new(
+            cx.file,
+            &self.id,
+            over.ply,
+            EventKind::GameEnded,
+            format!(
+                "the game ended at ply {} by {words} ({})",
+                over.ply, over.article
+            ),
+        );
+        if over.ply > 0 {
+            e.mv = Some(replay.label(over.ply));
+            e.side = Some(G::side_to_move(&replay.position(over.ply - 1)));
+        }
+        e.article = Some(over.article);
+        e.reason = Some(reason);
+        self.ended = Some(Ended {
+            ply: over.ply,
+            reason,
+            words: short_reason(over.reason),
+            article: over.article,
+        });
+        out.push(e);
+    }
+
+    /// A result set in the tag or the marker: once per result, with the
+    /// scan's result checks.
+    fn result_entered<G: Game>(
+        &mut self,
+        record: &GameRecord<'_>,
+        cx: &Context<'_>,
+        replay: &Replay<G>,
+        out: &mut Vec<Event>,
+    ) {
+        fn set(r: Option<&str>) -> Option<&str> {
+            r.map(str::trim).filter(|r| !r.is_empty() && *r != "*")
+        }
+        let recorded = set(record.tag("Result")).or(set(record.result.map(|r| r.text)));
+        if recorded == self.result.as_deref() {
+            return;
+        }
+        self.result = recorded.map(str::to_owned);
+        self.result_agrees = None;
+        let Some(result) = recorded else { return };
+        let mismatches: Vec<String> = scan_record(record, cx.options)
+            .into_iter()
+            // A tag or marker still `*` while the other is set is a file
+            // being written, not a result against the Laws.
+            .filter(|f| {
+                f.kind == Kind::ResultMismatch
+                    && f.recorded.as_deref() != Some("*")
+                    && f.expected.as_deref() != Some("*")
+            })
+            .map(|f| f.message)
+            .collect();
+        let agrees = mismatches.is_empty();
+        let message = if agrees {
+            format!("result {result} entered; the Laws do not contradict it")
+        } else {
+            format!(
+                "result {result} entered, against the Laws: {}",
+                mismatches.join("; ")
+            )
+        };
+        let mut e = Event::new(
+            cx.file,
+            &self.id,
+            replay.len(),
+            EventKind::ResultEntered,
+            message,
+        );
+        e.result = Some(result.to_owned());
+        e.agrees = Some(agrees);
+        e.article = self.ended.as_ref().map(|x| x.article);
+        e.reason = self.ended.as_ref().map(|x| x.reason);
+        self.result_agrees = Some(agrees);
+        out.push(e);
+    }
+}
+
+/// The JSON name of how a game ended.
+fn reason_name(r: claims::GameOverReason) -> &'static str {
+    use claims::GameOverReason as R;
+    match r {
+        R::Checkmate => "checkmate",
+        R::Stalemate => "stalemate",
+        R::InsufficientMaterial => "insufficient-material",
+        R::DeadPosition => "dead-position",
+        R::FivefoldRepetition => "fivefold-repetition",
+        R::SeventyFiveMove => "seventy-five-move",
+        R::NoMoves => "no-moves",
+    }
+}
+
+fn short_reason(r: claims::GameOverReason) -> &'static str {
+    use claims::GameOverReason as R;
+    match r {
+        R::Checkmate => "checkmate",
+        R::Stalemate => "stalemate",
+        R::InsufficientMaterial => "insufficient material",
+        R::DeadPosition => "dead position",
+        R::FivefoldRepetition => "fivefold",
+        R::SeventyFiveMove => "75 moves",
+        R::NoMoves => "no moves (lost)",
+    }
+}

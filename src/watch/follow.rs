@@ -1,0 +1,307 @@
+//! Reading a live file safely: never acting on a half-written one.
+//!
+//! A file is polled: its metadata every interval, its bytes when the
+//! metadata changed (and at least once a second, for file systems whose
+//! times are coarse). A read is acted on when
+//!
+//! - it parses to its end and every game in it ends with a termination
+//!   marker (`*` while a game is played, as live boards write it): at once;
+//! - it parses to its end, ends between tokens, and the next read (one
+//!   interval later) gives the same bytes;
+//! - otherwise (a token cut at the end, a tag or comment not closed) only
+//!   after it has stood unchanged for [`STALE`]: then it is what the
+//!   operator wrote, and its errors are reported.
+//!
+//! Files that are rewritten whole, appended to, replaced (a new inode) or
+//! that appear later are all the same to this: each read is of the whole
+//! file, bounded by [`MAX_BYTES`].
+
+use std::hash::{Hash, Hasher};
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::record::{Encoding, Reader};
+
+/// Files larger than this are not read (a live file of a round of 1,000
+/// boards is a few MB).
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// How long a read that does not parse to its end must stand unchanged
+/// before it is taken as written.
+pub const STALE: Duration = Duration::from_secs(2);
+
+/// What the metadata says; a change means the bytes must be read again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+}
+
+impl Stamp {
+    fn of(m: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(m);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+            inode,
+        }
+    }
+}
+
+/// The outcome of one poll of one file.
+#[derive(Debug)]
+pub enum Poll {
+    /// Nothing new to act on (unchanged, or still being written).
+    Nothing,
+    /// The file is not there (yet, or any more).
+    Missing,
+    /// New content to act on.
+    Ready(Vec<u8>),
+    /// Content that has stood unchanged for [`STALE`] and does not parse:
+    /// the byte offset and the reader's message.
+    Broken(Vec<u8>, usize, String),
+    /// The file cannot be read, or is too large; reported once per cause.
+    Failed(String),
+}
+
+/// How a read looks.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Parses to its end; every game has its termination marker.
+    Complete,
+    /// Parses to its end and ends between tokens (or is empty).
+    Clean,
+    /// Parses, but its last token may be cut.
+    Partial,
+    /// Does not parse: offset and message.
+    Broken(usize, String),
+}
+
+/// Classifies a read.
+pub fn shape(bytes: &[u8], encoding: Encoding) -> Shape {
+    let mut reader = Reader::new(bytes, encoding);
+    let (mut games, mut terminated) = (0usize, 0usize);
+    while let Some(game) = reader.next_game() {
+        match game {
+            Err(e) => return Shape::Broken(e.offset, e.message),
+            Ok(g) => {
+                games += 1;
+                terminated += usize::from(g.result.is_some());
+            }
+        }
+    }
+    if games > 0 && terminated == games {
+        Shape::Complete
+    } else if bytes.last().is_none_or(|b| b.is_ascii_whitespace()) {
+        Shape::Clean
+    } else {
+        Shape::Partial
+    }
+}
+
+/// One followed file.
+#[derive(Debug)]
+pub struct Follow {
+    pub path: PathBuf,
+    stamp: Option<Stamp>,
+    /// Hash of the last read and when that content was first read.
+    seen: Option<(u64, Instant)>,
+    /// Hash of the content last acted on (or reported broken).
+    acted: Option<u64>,
+    last_read: Option<Instant>,
+    failed: Option<String>,
+    pub present: bool,
+}
+
+fn digest(bytes: &[u8]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+impl Follow {
+    pub fn new(path: PathBuf) -> Follow {
+        Follow {
+            path,
+            stamp: None,
+            seen: None,
+            acted: None,
+            last_read: None,
+            failed: None,
+            present: false,
+        }
+    }
+
+    /// Looks at the file once.
+    pub fn poll(&mut self, now: Instant, encoding: Encoding) -> Poll {
+        let meta = match std::fs::metadata(&self.path) {
+            Ok(m) if m.is_file() => m,
+            Ok(_) => return self.fail("not a regular file".to_owned()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.present = false;
+                return Poll::Missing;
+            }
+            Err(e) => return self.fail(format!("cannot read: {e}")),
+        };
+        self.present = true;
+        let stamp = Stamp::of(&meta);
+        let settled = self.seen.is_some_and(|(h, _)| Some(h) == self.acted);
+        let recent = self
+            .last_read
+            .is_some_and(|t| now.duration_since(t) < Duration::from_secs(1));
+        if settled && recent && self.stamp == Some(stamp) {
+            return Poll::Nothing;
+        }
+        if stamp.len > MAX_BYTES {
+            return self.fail(format!(
+                "{} bytes: larger than the {} MB a live file may have",
+                stamp.len,
+                MAX_BYTES >> 20
+            ));
+        }
+        let bytes = match read_bounded(&self.path) {
+            Ok(b) => b,
+            Err(e) => return self.fail(format!("cannot read: {e}")),
+        };
+        self.failed = None;
+        self.stamp = Some(stamp);
+        self.last_read = Some(now);
+        let h = digest(&bytes);
+        let agree = self.seen.is_some_and(|(s, _)| s == h);
+        if !agree {
+            self.seen = Some((h, now));
+        }
+        if self.acted == Some(h) {
+            return Poll::Nothing;
+        }
+        let stale = self
+            .seen
+            .is_some_and(|(_, since)| now.duration_since(since) >= STALE);
+        match shape(&bytes, encoding) {
+            Shape::Complete => {}
+            Shape::Clean if agree => {}
+            Shape::Partial if stale => {}
+            Shape::Broken(offset, message) if stale => {
+                self.acted = Some(h);
+                return Poll::Broken(bytes, offset, message);
+            }
+            _ => return Poll::Nothing,
+        }
+        self.acted = Some(h);
+        Poll::Ready(bytes)
+    }
+
+    fn fail(&mut self, message: String) -> Poll {
+        if self.failed.as_deref() == Some(message.as_str()) {
+            return Poll::Nothing;
+        }
+        self.failed = Some(message.clone());
+        Poll::Failed(message)
+    }
+}
+
+/// Reads a whole file, never more than [`MAX_BYTES`] (it may grow between
+/// the metadata and the read).
+fn read_bounded(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_BYTES)
+        .read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// The files to follow now: named files (present or not) and the `.pgn`
+/// and `.pdn` files under named directories, sorted.
+pub fn targets(paths: &[String], limit: usize) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        let path = PathBuf::from(p);
+        if path.is_dir() {
+            for item in crate::input::walk::expand(std::slice::from_ref(p)) {
+                if let crate::input::walk::Item::File(f) = item {
+                    let lower = f.to_ascii_lowercase();
+                    if lower.ends_with(".pgn") || lower.ends_with(".pdn") {
+                        out.push(PathBuf::from(f));
+                    }
+                }
+            }
+        } else {
+            out.push(path);
+        }
+        if out.len() >= limit {
+            out.truncate(limit);
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes() {
+        let s = |t: &str| shape(t.as_bytes(), Encoding::Utf8);
+        assert_eq!(s("[White \"A\"]\n\n1. e4 e5 *\n"), Shape::Complete);
+        assert_eq!(s("[White \"A\"]\n\n1. e4 e5 *"), Shape::Complete);
+        assert_eq!(s("1. e4 e5 2. Nf3 "), Shape::Clean);
+        assert_eq!(s(""), Shape::Clean);
+        assert_eq!(s("1. e4 e5 2. Nf"), Shape::Partial);
+        assert!(matches!(s("[White \"A"), Shape::Broken(..)));
+        assert!(matches!(s("1. e4 {a comment"), Shape::Broken(..)));
+        assert!(matches!(s("1. e4 e5 12"), Shape::Broken(..)));
+        // Two games, the second not yet terminated.
+        assert_eq!(s("1. e4 *\n\n[White \"B\"]\n\n1. d4 "), Shape::Clean);
+    }
+
+    #[test]
+    fn a_half_written_file_is_not_acted_on() {
+        let dir = std::env::temp_dir().join(format!("vc-follow-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("live.pgn");
+        let mut f = Follow::new(path.clone());
+        let t0 = Instant::now();
+        assert!(matches!(f.poll(t0, Encoding::Utf8), Poll::Missing));
+        std::fs::write(&path, "1. e4 e5 2. Nf").unwrap();
+        assert!(matches!(f.poll(t0, Encoding::Utf8), Poll::Nothing));
+        assert!(matches!(
+            f.poll(t0 + Duration::from_millis(300), Encoding::Utf8),
+            Poll::Nothing
+        ));
+        std::fs::write(&path, "1. e4 e5 2. Nf3 ").unwrap();
+        assert!(matches!(
+            f.poll(t0 + Duration::from_millis(400), Encoding::Utf8),
+            Poll::Nothing
+        ));
+        assert!(matches!(
+            f.poll(t0 + Duration::from_millis(600), Encoding::Utf8),
+            Poll::Ready(_)
+        ));
+        assert!(matches!(
+            f.poll(t0 + Duration::from_millis(800), Encoding::Utf8),
+            Poll::Nothing
+        ));
+        std::fs::write(&path, "1. e4 e5 2. Nf3 Nc6 *\n").unwrap();
+        assert!(matches!(
+            f.poll(t0 + Duration::from_millis(900), Encoding::Utf8),
+            Poll::Ready(_)
+        ));
+        // A cut token that stays is what was written, after STALE.
+        std::fs::write(&path, "1. e4 e5 2. Nf3 Nc6 3. Bb").unwrap();
+        assert!(matches!(
+            f.poll(t0 + Duration::from_secs(1), Encoding::Utf8),
+            Poll::Nothing
+        ));
+        assert!(matches!(
+            f.poll(t0 + Duration::from_secs(4), Encoding::Utf8),
+            Poll::Ready(_)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

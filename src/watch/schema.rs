@@ -1,0 +1,167 @@
+//! The event record and the game identity: the types behind the JSON
+//! schema of `watch`.
+
+use std::sync::Arc;
+
+use crate::diag::Place;
+use crate::game::Side;
+use crate::record::GameRecord;
+
+/// What an event is about. The names are part of the JSON schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EventKind {
+    GameEnded,
+    MovesAfterEnd,
+    ClaimAvailable,
+    IllegalMove,
+    ResultEntered,
+    RecordChanged,
+    /// A record or file the tool cannot read (bad tags, bad FEN, syntax).
+    RecordError,
+}
+
+impl EventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::GameEnded => "game-ended",
+            EventKind::MovesAfterEnd => "moves-after-end",
+            EventKind::ClaimAvailable => "claim-available",
+            EventKind::IllegalMove => "illegal-move",
+            EventKind::ResultEntered => "result-entered",
+            EventKind::RecordChanged => "record-changed",
+            EventKind::RecordError => "record-error",
+        }
+    }
+}
+
+/// Which game a board is: its tags and its order in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameId {
+    /// 1-based order in the file.
+    pub index: usize,
+    pub round: Option<String>,
+    pub board: Option<String>,
+    pub white: Option<String>,
+    pub black: Option<String>,
+}
+
+impl GameId {
+    pub fn of(record: &GameRecord<'_>, index: usize) -> GameId {
+        let tag = |name: &str| {
+            record
+                .tag(name)
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && *v != "?" && *v != "-")
+                .map(str::to_owned)
+        };
+        GameId {
+            index,
+            round: tag("Round"),
+            board: tag("Board"),
+            white: tag("White"),
+            black: tag("Black"),
+        }
+    }
+
+    /// No game: an event about a whole file.
+    pub fn none() -> GameId {
+        GameId {
+            index: 0,
+            round: None,
+            board: None,
+            white: None,
+            black: None,
+        }
+    }
+
+    /// The key a board keeps across reads: Round and Board when the record
+    /// has a Board tag, else Round, White and Black, else the order.
+    pub fn key(&self) -> String {
+        let r = self.round.as_deref().unwrap_or("");
+        match (&self.board, &self.white, &self.black) {
+            (Some(b), _, _) => format!("board\u{0}{r}\u{0}{b}"),
+            (None, None, None) => format!("index\u{0}{}", self.index),
+            (None, w, b) => format!(
+                "players\u{0}{r}\u{0}{}\u{0}{}",
+                w.as_deref().unwrap_or(""),
+                b.as_deref().unwrap_or("")
+            ),
+        }
+    }
+
+    /// How the board is named to a person: "5.3", "3", or "#3".
+    pub fn label(&self) -> String {
+        match (&self.round, &self.board) {
+            (Some(r), Some(b)) if !r.contains('.') => format!("{r}.{b}"),
+            (_, Some(b)) => b.clone(),
+            (Some(r), None) => r.clone(),
+            (None, None) => format!("#{}", self.index),
+        }
+    }
+
+    pub fn players(&self) -> String {
+        format!(
+            "{} - {}",
+            self.white.as_deref().unwrap_or("?"),
+            self.black.as_deref().unwrap_or("?")
+        )
+    }
+}
+
+/// One event, not yet stamped with its time.
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub file: Arc<str>,
+    pub game: GameId,
+    pub ply: usize,
+    pub kind: EventKind,
+    pub side: Option<Side>,
+    /// The move, numbered ("31...Kg8"): the one to write for a claim, the one
+    /// that ended the game, the first after the end, the illegal one.
+    pub mv: Option<String>,
+    pub article: Option<&'static str>,
+    pub message: String,
+    /// Where in the file (illegal moves, record errors).
+    pub place: Option<Place>,
+    /// game-ended, moves-after-end: how the game ended (kebab-case).
+    pub reason: Option<&'static str>,
+    /// result-entered: the result, and whether the Laws agree.
+    pub result: Option<String>,
+    pub agrees: Option<bool>,
+}
+
+impl Event {
+    pub(super) fn new(
+        file: &Arc<str>,
+        game: &GameId,
+        ply: usize,
+        kind: EventKind,
+        message: String,
+    ) -> Event {
+        Event {
+            file: Arc::clone(file),
+            game: game.clone(),
+            ply,
+            kind,
+            side: None,
+            mv: None,
+            article: None,
+            message,
+            place: None,
+            reason: None,
+            result: None,
+            agrees: None,
+        }
+    }
+
+    /// Alerts ask the arbiter to act: the bell rings and the view
+    /// highlights them. Claims, agreeing results and corrections inform.
+    pub fn is_alert(&self) -> bool {
+        match self.kind {
+            EventKind::GameEnded | EventKind::MovesAfterEnd | EventKind::IllegalMove => true,
+            EventKind::ResultEntered => self.agrees == Some(false),
+            EventKind::RecordError => true,
+            EventKind::ClaimAvailable | EventKind::RecordChanged => false,
+        }
+    }
+}

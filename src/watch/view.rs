@@ -1,0 +1,293 @@
+//! Printing events: JSON lines (one object per event, flushed at once), a
+//! plain log, and the live view for a terminal (one line per board,
+//! redrawn in place, the newest alert highlighted, a bell on a new alert).
+
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::events::Event;
+use super::{Summary, Watched};
+
+/// Where events go.
+pub trait Sink {
+    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()>;
+    /// Called after every poll; `changed` when events came.
+    fn refresh(&mut self, files: &[Watched], changed: bool) -> io::Result<()>;
+    fn finish(&mut self, summary: &Summary) -> io::Result<()>;
+}
+
+/// RFC 3339 in UTC, with milliseconds.
+pub fn timestamp(t: SystemTime) -> String {
+    humantime::format_rfc3339_millis(t).to_string()
+}
+
+/// The JSON object of an event. The first fields are the contract; the
+/// others appear when they apply.
+pub fn json(e: &Event, time: SystemTime) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "time": timestamp(time),
+        "file": &*e.file,
+        "board": if e.game.index == 0 { None } else { Some(e.game.label()) },
+        "game": {
+            "index": e.game.index,
+            "round": e.game.round,
+            "board": e.game.board,
+            "white": e.game.white,
+            "black": e.game.black,
+        },
+        "ply": e.ply,
+        "kind": e.kind.name(),
+        "side": e.side,
+        "move": e.mv,
+        "article": e.article,
+        "message": e.message,
+    });
+    if let Some(p) = e.place {
+        v["line"] = p.line.into();
+        v["col"] = p.col.into();
+    }
+    if let Some(r) = e.reason {
+        v["reason"] = r.into();
+    }
+    if let Some(r) = &e.result {
+        v["result"] = r.as_str().into();
+    }
+    if let Some(a) = e.agrees {
+        v["agrees"] = a.into();
+    }
+    v
+}
+
+/// One line of text per event.
+pub fn line(e: &Event, time: SystemTime) -> String {
+    line_in(e, time, &e.file)
+}
+
+/// The last part of a path.
+fn base_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+fn line_in(e: &Event, time: SystemTime, file: &str) -> String {
+    let stamp = timestamp(time);
+    let clock = stamp.get(11..23).unwrap_or(&stamp);
+    let place = e
+        .place
+        .map(|p| format!(":{}:{}", p.line, p.col))
+        .unwrap_or_default();
+    let board = if e.game.index == 0 {
+        String::new()
+    } else {
+        format!(" board {} ({})", e.game.label(), e.game.players())
+    };
+    format!(
+        "{clock} {file}{place}{board} ply {}: {}: {}",
+        e.ply,
+        e.kind.name(),
+        e.message
+    )
+}
+
+/// JSON lines, flushed after each event.
+pub struct Jsonl<W: Write> {
+    pub out: W,
+}
+
+impl<W: Write> Sink for Jsonl<W> {
+    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
+        writeln!(self.out, "{}", json(e, time))?;
+        self.out.flush()
+    }
+    fn refresh(&mut self, _: &[Watched], _: bool) -> io::Result<()> {
+        Ok(())
+    }
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.out.flush()?;
+        eprintln!("{}", summary.line());
+        Ok(())
+    }
+}
+
+/// A plain log: one line per event (text format, not on a terminal).
+pub struct Log<W: Write> {
+    pub out: W,
+}
+
+impl<W: Write> Sink for Log<W> {
+    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
+        writeln!(self.out, "{}", line(e, time))?;
+        self.out.flush()
+    }
+    fn refresh(&mut self, _: &[Watched], _: bool) -> io::Result<()> {
+        Ok(())
+    }
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.out.flush()?;
+        eprintln!("{}", summary.line());
+        Ok(())
+    }
+}
+
+/// The recent events the live view lists under the boards.
+const RECENT: usize = 6;
+
+/// The live view on a terminal.
+pub struct Live<W: Write> {
+    out: W,
+    quiet: bool,
+    /// Lines drawn last time (to go back up over them).
+    drawn: usize,
+    recent: VecDeque<(String, bool)>,
+    alerts: usize,
+    bell: bool,
+    last_draw: Option<Instant>,
+}
+
+impl<W: Write> Live<W> {
+    pub fn new(out: W, quiet: bool) -> Live<W> {
+        Live {
+            out,
+            quiet,
+            drawn: 0,
+            recent: VecDeque::with_capacity(RECENT + 1),
+            alerts: 0,
+            bell: false,
+            last_draw: None,
+        }
+    }
+
+    /// The writer, back (for tests).
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn frame(&self, files: &[Watched], width: usize, height: usize) -> Vec<String> {
+        let boards: usize = files.iter().map(|w| w.shown.len()).sum();
+        let now = timestamp(SystemTime::now());
+        let mut lines = vec![
+            format!(
+                "verify-claim watch · {} file(s) · {boards} board(s) · {} alert(s) · {} UTC · Ctrl-C to stop",
+                files.len(),
+                self.alerts,
+                now.get(11..19).unwrap_or(&now)
+            ),
+            format!(
+                "  {:<12} {:<5} {:<22} {:>4} {:<11} {}",
+                "FILE", "BOARD", "PLAYERS", "PLY", "LAST MOVE", "STATE"
+            ),
+        ];
+        // The board of the newest alert is highlighted.
+        let newest = files
+            .iter()
+            .flat_map(|w| w.boards.iter())
+            .filter_map(|b| b.alert_at)
+            .max();
+        let room = height.saturating_sub(lines.len() + RECENT + 3).max(1);
+        let mut listed = 0;
+        for w in files {
+            let name = base_name(&w.file);
+            for &i in &w.shown {
+                let b = &w.boards[i];
+                listed += 1;
+                if listed > room {
+                    continue;
+                }
+                let newest = newest.is_some() && b.alert_at == newest;
+                let text = format!(
+                    "{} {:<12} {:<5} {:<22} {:>4} {:<11} {}",
+                    if newest { '>' } else { ' ' },
+                    clip(&name, 12),
+                    clip(&b.id.label(), 5),
+                    clip(&b.id.players(), 22),
+                    b.plies,
+                    clip(b.last_move.as_deref().unwrap_or("-"), 11),
+                    b.state()
+                );
+                let text = clip(&text, width);
+                lines.push(if newest {
+                    format!("\x1b[7m{text}\x1b[0m")
+                } else if b.alert_at.is_some() {
+                    format!("\x1b[1m{text}\x1b[0m")
+                } else {
+                    text
+                });
+            }
+        }
+        if listed > room {
+            lines.push(format!("  … and {} more board(s)", listed - room));
+        }
+        lines.push(String::new());
+        lines.push("Recent events:".to_owned());
+        for (i, (text, alert)) in self.recent.iter().enumerate() {
+            let text = clip(text, width.saturating_sub(2));
+            lines.push(if *alert && i + 1 == self.recent.len() {
+                format!("  \x1b[1;31m{text}\x1b[0m")
+            } else {
+                format!("  {text}")
+            });
+        }
+        lines
+    }
+}
+
+/// The first `n` characters.
+fn clip(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+impl<W: Write> Sink for Live<W> {
+    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
+        let alert = e.is_alert();
+        if alert {
+            self.alerts += 1;
+            self.bell = true;
+        }
+        self.recent
+            .push_back((line_in(e, time, &base_name(&e.file)), alert));
+        while self.recent.len() > RECENT {
+            self.recent.pop_front();
+        }
+        Ok(())
+    }
+
+    fn refresh(&mut self, files: &[Watched], changed: bool) -> io::Result<()> {
+        let due = self
+            .last_draw
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(1));
+        if !changed && !due {
+            return Ok(());
+        }
+        let (width, height) =
+            terminal_size::terminal_size().map_or((100, 40), |(w, h)| (w.0 as usize, h.0 as usize));
+        let lines = self.frame(files, width.max(20), height.max(10));
+        let mut s = String::new();
+        if self.drawn > 0 {
+            s.push_str(&format!("\x1b[{}A\r", self.drawn));
+        } else {
+            s.push_str("\x1b[?25l");
+        }
+        s.push_str("\x1b[J");
+        for l in &lines {
+            s.push_str(l);
+            s.push('\n');
+        }
+        if self.bell && !self.quiet {
+            s.push('\x07');
+        }
+        self.bell = false;
+        self.drawn = lines.len();
+        self.last_draw = Some(Instant::now());
+        self.out.write_all(s.as_bytes())?;
+        self.out.flush()
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.out.write_all(b"\x1b[?25h")?;
+        self.out.flush()?;
+        eprintln!("{}", summary.line());
+        Ok(())
+    }
+}
