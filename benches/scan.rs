@@ -1,10 +1,13 @@
 //! Scan throughput against a floor measured in the same run.
 //!
-//!     cargo bench --bench scan -- [PATH ...]        (default: ../shared/corpus)
+//!     cargo bench --bench scan [-- --memory] [-- PATH ...]
 //!
-//! The inputs are decompressed and concatenated into one plain file (the
-//! "single large file"); every contender reads that file from the page
-//! cache. Contenders:
+//! Two inputs by default, each one plain file in the temporary directory,
+//! read from the page cache: (a) the TWIC and lichess files of
+//! ../shared/corpus, 25 copies each, interleaved (about 50 MB); (b) the
+//! TCEC files, decompressed and concatenated. Given paths replace both.
+//! `VC_RUNS` sets the rounds (7); `VC_NO_CALLGRIND` skips the instruction
+//! counts. Contenders:
 //!
 //! - floor: pgn-reader + shakmaty replay of the same games (SAN to move,
 //!   play), no claim checks: what any checker must at least do;
@@ -12,8 +15,11 @@
 //!   to a sink;
 //! - pgn-extract --repetition (if installed): the C tool most arbiters know.
 //!
-//! Each is run several times, interleaved, and the best time is kept (the
-//! machine is shared and noisy); ratios matter, not absolute figures.
+//! Each is run several times, interleaved; medians are printed, and the
+//! ratios are medians of per-round ratios with their range (the machine is
+//! shared and noisy). With valgrind installed, the floor and `scan --jobs 1`
+//! also run under callgrind on the input's first 4 MB: instruction counts
+//! do not move with the machine's load.
 //! `--memory` also scans a 1 GB file made by repeating the input, as a
 //! child process, and reports its peak resident memory.
 
@@ -152,8 +158,8 @@ fn stages(bytes: &[u8], runs: usize) -> [f64; 3] {
 }
 
 /// The dead-position checks' own cost: the final position of every game,
-/// checked as the scan does (quick), and with the full search.
-fn dead_checks(bytes: &[u8]) -> (usize, f64, f64, usize) {
+/// checked as the scan does (quick search).
+fn dead_checks(bytes: &[u8]) -> (usize, f64, usize) {
     use verify_claim::game::{Game, Search, chess::ChessGame};
     use verify_claim::record::{Encoding, Reader};
     let mut finals = Vec::new();
@@ -186,44 +192,7 @@ fn dead_checks(bytes: &[u8]) -> (usize, f64, f64, usize) {
             .filter(|p| ChessGame::is_dead(p, Search::Quick))
             .count();
     });
-    let full = best_of(1, || {
-        std::hint::black_box(
-            finals
-                .iter()
-                .filter(|p| ChessGame::is_dead(p, Search::Full))
-                .count(),
-        );
-    });
-    (finals.len(), quick, full, dead)
-}
-
-/// The same analysis on pre-cut chunks in memory, on a rayon pool of
-/// `threads`, with no reading, ordering or printing: what the machine
-/// allows right now (on a shared host two cores rarely give 2x).
-fn ceiling(chunks: &[verify_claim::input::chunks::Chunk], threads: usize) -> f64 {
-    use rayon::prelude::*;
-    use verify_claim::claims::scan::ScanOptions;
-    let opts = ScanOptions::default();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("pool");
-    best_of(5, || {
-        pool.install(|| {
-            let n: usize = chunks
-                .par_iter()
-                .map(|c| {
-                    verify_claim::scan::analyse_chunk(
-                        c,
-                        verify_claim::record::Encoding::Utf8,
-                        &opts,
-                    )
-                    .0
-                })
-                .sum();
-            std::hint::black_box(n);
-        })
-    })
+    (finals.len(), quick, dead)
 }
 
 /// pgn-extract on PATH, or where Debian installs it.
@@ -252,22 +221,177 @@ fn pgn_extract(path: &Path) -> Option<()> {
 
 fn best_of<F: FnMut()>(runs: usize, mut f: F) -> f64 {
     (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        })
+        .map(|_| time(&mut f))
         .fold(f64::INFINITY, f64::min)
 }
 
-fn inputs(args: &[String]) -> Vec<PathBuf> {
-    let roots: Vec<String> = if args.is_empty() {
-        vec!["../shared/corpus".into()]
-    } else {
-        args.to_vec()
+fn time<F: FnMut()>(mut f: F) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64()
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The median of per-round ratios, and their range.
+fn ratio(num: &[f64], den: &[f64]) -> (f64, f64, f64) {
+    let r: Vec<f64> = num.iter().zip(den).map(|(a, b)| a / b).collect();
+    let lo = r.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = r.iter().copied().fold(0.0, f64::max);
+    (median(&r), lo, hi)
+}
+
+/// Input (a): the TWIC and lichess files of ../shared/corpus, 25 copies of
+/// each, interleaved (about 50 MB).
+fn mixed_input(corpus: &Path) -> Option<PathBuf> {
+    let twic = std::fs::read(corpus.join("twic/twic1599_1000k.pgn")).ok()?;
+    let lichess = std::fs::read(corpus.join("lichess/lichess_db_1000k.pgn")).ok()?;
+    let path = std::env::temp_dir().join("verify-claim-bench-mixed.pgn");
+    let mut out = BufWriter::new(File::create(&path).expect("create"));
+    for _ in 0..25 {
+        for part in [&twic, &lichess] {
+            out.write_all(part).expect("write");
+            out.write_all(b"\n\n").expect("write");
+        }
+    }
+    out.flush().expect("flush");
+    Some(path)
+}
+
+/// Input (b), or any files given: decompressed and concatenated.
+fn concatenated(files: &[PathBuf], name: &str) -> Option<PathBuf> {
+    if files.is_empty() {
+        return None;
+    }
+    let path = std::env::temp_dir().join(name);
+    let mut out = BufWriter::new(File::create(&path).expect("create"));
+    for f in files {
+        let mut r = verify_claim::input::open::open(&f.display().to_string()).expect("open");
+        std::io::copy(&mut r, &mut out).expect("copy");
+        out.write_all(b"\n\n").expect("write");
+    }
+    out.flush().expect("flush");
+    Some(path)
+}
+
+/// The first `size` bytes of `path`, cut before a game's tags.
+fn slice(path: &Path, size: usize) -> PathBuf {
+    let bytes = std::fs::read(path).expect("read");
+    let mut end = bytes.len().min(size);
+    while end < bytes.len() && !bytes[..end].ends_with(b"\n\n[") {
+        end += 1;
+    }
+    let end = end.saturating_sub(1).max(1).min(bytes.len());
+    let out = PathBuf::from(format!("{}.slice", path.display()));
+    std::fs::write(&out, &bytes[..end]).expect("write slice");
+    out
+}
+
+/// Instructions executed by one stage (`VC_STAGE`) under callgrind.
+fn callgrind(stage: &str, path: &Path) -> Option<u64> {
+    let exe = std::env::current_exe().ok()?;
+    let out = std::process::Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(&exe)
+        .arg(path)
+        .env("VC_STAGE", stage)
+        .stdout(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines()
+        .find_map(|l| l.split("Collected :").nth(1))
+        .and_then(|n| n.trim().parse().ok())
+}
+
+/// Every contender on one input, interleaved, `runs` rounds.
+fn measure(name: &str, big: &Path, runs: usize) {
+    let mb = std::fs::metadata(big).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    let (games, plies) = floor(big);
+    println!(
+        "\n== {name}: {mb:.1} MB, {games} games, {plies} plies ({})",
+        big.display()
+    );
+    let (mut tf, mut t1, mut t2) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..runs {
+        tf.push(time(|| {
+            std::hint::black_box(floor(big));
+        }));
+        t1.push(time(|| {
+            std::hint::black_box(scan(big, 1));
+        }));
+        t2.push(time(|| {
+            std::hint::black_box(scan(big, 2));
+        }));
+    }
+    let line = |label: &str, t: &[f64]| {
+        let m = median(t);
+        println!(
+            "{label:<40} {m:>7.3} s (median of {}) {:>8.0} games/s {:>7.1} MB/s",
+            t.len(),
+            games as f64 / m,
+            mb / m
+        )
     };
+    line("floor (pgn-reader + shakmaty, 1 thread)", &tf);
+    line("scan --jobs 1 (all checks)", &t1);
+    line("scan --jobs 2 (all checks)", &t2);
+    let (r, lo, hi) = ratio(&tf, &t1);
+    println!("scan --jobs 1 / floor:    {r:.2} (rounds {lo:.2}-{hi:.2}; target >= 0.80)");
+    let (r, lo, hi) = ratio(&t1, &t2);
+    println!("scan --jobs 2 / --jobs 1: {r:.2} (rounds {lo:.2}-{hi:.2}; target >= 1.9)");
+    if pgn_extract(big).is_some() {
+        let te: Vec<f64> = (0..3)
+            .map(|_| {
+                time(|| {
+                    std::hint::black_box(pgn_extract(big));
+                })
+            })
+            .collect();
+        line("pgn-extract --repetition", &te);
+        println!(
+            "pgn-extract / scan --jobs 1: {:.1}x, / scan --jobs 2: {:.1}x (target >= 12)",
+            median(&te) / median(&t1),
+            median(&te) / median(&t2)
+        );
+    } else {
+        println!("pgn-extract: not installed (apt-get install pgn-extract), not compared");
+    }
+    let bytes = std::fs::read(big).expect("read");
+    let [read, replay, full] = stages(&bytes, 3);
+    println!("stages, 1 thread, in memory (best of 3):");
+    line("  our reader alone", &[read]);
+    line("  reader + SAN + play + hashes", &[replay]);
+    line("  reader + full per-game scan", &[full]);
+    let (finals, dq, dead) = dead_checks(&bytes);
+    println!(
+        "dead-position checks of {finals} final positions (quick): {dq:.3} s ({:.1}% of scan --jobs 1; {dead} dead)",
+        100.0 * dq / median(&t1)
+    );
+    if std::env::var_os("VC_NO_CALLGRIND").is_none() {
+        let cut = slice(big, 4_000_000);
+        match (callgrind("floor", &cut), callgrind("scan1", &cut)) {
+            (Some(f), Some(s)) => println!(
+                "callgrind, first 4 MB: floor {:.0}M, scan --jobs 1 {:.0}M instructions: ratio {:.2}",
+                f as f64 / 1e6,
+                s as f64 / 1e6,
+                f as f64 / s as f64
+            ),
+            _ => println!("callgrind: valgrind not available, no instruction counts"),
+        }
+        let _ = std::fs::remove_file(cut);
+    }
+}
+
+/// The files under `roots`, the malformed and python-chess samples left out
+/// (pgn-reader and we read them differently).
+fn inputs(roots: &[String]) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for item in verify_claim::input::walk::expand(&roots) {
+    for item in verify_claim::input::walk::expand(roots) {
         if let verify_claim::input::walk::Item::File(p) = item
             && !p.contains("malformed")
             && !p.contains("python-chess")
@@ -298,97 +422,36 @@ fn main() {
         }
         return;
     }
-    let files = inputs(&args);
-    if files.is_empty() {
+    let runs = std::env::var("VC_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(7);
+    let mut made = Vec::new();
+    if args.is_empty() {
+        let corpus = Path::new("../shared/corpus");
+        if let Some(p) = mixed_input(corpus) {
+            made.push(("(a) TWIC + lichess, 25 copies each, interleaved", p));
+        }
+        let tcec = inputs(&["../shared/corpus/tcec".to_owned()]);
+        if let Some(p) = concatenated(&tcec, "verify-claim-bench-tcec.pgn") {
+            made.push(("(b) the TCEC files", p));
+        }
+    } else if let Some(p) = concatenated(&inputs(&args), "verify-claim-bench.pgn") {
+        made.push(("the files given", p));
+    }
+    if made.is_empty() {
         eprintln!("SKIPPED: no input (give paths, or have ../shared/corpus)");
         return;
     }
-    let big = std::env::temp_dir().join("verify-claim-bench.pgn");
-    {
-        let mut out = BufWriter::new(File::create(&big).expect("create"));
-        for f in &files {
-            let mut r = verify_claim::input::open::open(&f.display().to_string()).expect("open");
-            std::io::copy(&mut r, &mut out).expect("copy");
-            out.write_all(b"\n\n").expect("write");
-        }
-    }
-    let mb = std::fs::metadata(&big).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
-    let (games, plies) = floor(&big);
-    println!(
-        "input: {} files → {:.1} MB, {games} games, {plies} plies (one file: {})",
-        files.len(),
-        mb,
-        big.display()
-    );
-
-    let runs = 9;
-    let (mut t_floor, mut t1, mut t2) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
-    for _ in 0..runs {
-        t_floor = t_floor.min(best_of(1, || {
-            floor(&big);
-        }));
-        t1 = t1.min(best_of(1, || {
-            scan(&big, 1);
-        }));
-        t2 = t2.min(best_of(1, || {
-            scan(&big, 2);
-        }));
-    }
-    let line = |name: &str, t: f64| {
-        println!(
-            "{name:<34} {:>8.3} s {:>9.0} games/s {:>7.1} MB/s",
-            t,
-            games as f64 / t,
-            mb / t
-        )
-    };
-    line("floor (pgn-reader + shakmaty, 1 thread)", t_floor);
-    line("scan --jobs 1 (all checks)", t1);
-    line("scan --jobs 2 (all checks)", t2);
-    println!(
-        "scan --jobs 1 / floor:   {:.2} (target >= 0.85)",
-        t_floor / t1
-    );
-    println!("scan --jobs 2 / --jobs 1: {:.2} (target >= 1.8)", t1 / t2);
-    let bytes = std::fs::read(&big).expect("read");
-    let [read, replay, full] = stages(&bytes, 7);
-    println!("stages, 1 thread, in memory:");
-    line("  our reader alone", read);
-    line("  reader + SAN + play + hashes", replay);
-    line("  reader + full per-game scan", full);
-    let (finals, dq, df, dead) = dead_checks(&bytes);
-    println!(
-        "dead-position checks of {finals} final positions: quick {dq:.3} s ({:.1}% of scan --jobs 1; {dead} dead), full {df:.3} s",
-        100.0 * dq / t1
-    );
-    let mut chunker = verify_claim::input::chunks::Chunker::new(&bytes[..]);
-    let mut chunks = Vec::new();
-    while let Ok(Some(c)) = chunker.next_chunk() {
-        chunks.push(c);
-    }
-    let (c1, c2) = (ceiling(&chunks, 1), ceiling(&chunks, 2));
-    line("  analysis alone, 1 thread", c1);
-    line("  analysis alone, 2 threads", c2);
-    println!(
-        "machine ceiling now, 2 threads / 1 thread: {:.2}; the pipeline reaches {:.0}% of it",
-        c1 / c2,
-        100.0 * (t1 / t2) / (c1 / c2)
-    );
-    drop(chunks);
-    drop(bytes);
-    if pgn_extract(&big).is_some() {
-        let te = best_of(3, || {
-            pgn_extract(&big);
-        });
-        line("pgn-extract --repetition", te);
-        println!("scan --jobs 2 / pgn-extract: {:.1}x (target >= 6)", te / t2);
-    } else {
-        println!("pgn-extract: not installed (apt-get install pgn-extract), not compared");
+    for (name, path) in &made {
+        measure(name, path, runs);
     }
     if memory {
-        peak_memory(&big);
+        peak_memory(&made[0].1);
     }
-    let _ = std::fs::remove_file(&big);
+    for (_, path) in &made {
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 /// Scans a file of about 1 GB (the input repeated) in a child process and

@@ -13,6 +13,11 @@ use crate::game::{Ending, Game, MoveError, Search, Side, Win};
 use crate::laws::{Edition, Rulebook};
 use crate::record::GameRecord;
 
+mod history;
+mod stages;
+
+use stages::{Ply, Scan};
+
 /// What a finding is about. The names (kebab-case) are part of the JSON
 /// schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -169,73 +174,6 @@ fn normal_result(r: &str) -> Option<&'static str> {
     }
 }
 
-/// Positions since the last irreversible move, with how many times each
-/// had stood when it was reached.
-struct History<P> {
-    entries: Vec<(u64, P, u32)>,
-    /// Some entry of this parity (index % 2) has stood twice or more.
-    repeated: [bool; 2],
-}
-
-impl<P: Clone + PartialEq> History<P> {
-    fn new() -> History<P> {
-        History {
-            entries: Vec::with_capacity(64),
-            repeated: [false, false],
-        }
-    }
-
-    fn clear(&mut self) {
-        self.entries.clear();
-        self.repeated = [false, false];
-    }
-
-    /// The positions of this parity that have stood twice or more.
-    fn twice_stood(&self, parity: usize) -> impl Iterator<Item = &P> {
-        self.entries
-            .iter()
-            .enumerate()
-            .filter(move |(i, e)| i % 2 == parity && e.2 >= 2)
-            .map(|(_, e)| &e.1)
-    }
-
-    /// Adds the position reached; returns how many times it has now stood.
-    fn push(&mut self, hash: u64, pos: P) -> u32 {
-        let parity = self.entries.len() % 2;
-        // Scanning back every second entry: same side to move.
-        let mut n = 1;
-        let mut i = self.entries.len();
-        while i >= 2 {
-            i -= 2;
-            let e = &self.entries[i];
-            if e.0 == hash && e.1 == pos {
-                n = e.2 + 1;
-                break;
-            }
-        }
-        if n >= 2 {
-            self.repeated[parity] = true;
-        }
-        self.entries.push((hash, pos, n));
-        n
-    }
-
-    /// fide-2014: the position stood at the last `need` consecutive
-    /// alternate moves (every four plies).
-    fn consecutive(&self, need: u32) -> bool {
-        let Some(last) = self.entries.len().checked_sub(1) else {
-            return false;
-        };
-        let (h, p) = (&self.entries[last].0, &self.entries[last].1);
-        (1..need as usize).all(|k| {
-            last >= 4 * k && {
-                let e = &self.entries[last - 4 * k];
-                e.0 == *h && e.1 == *p
-            }
-        })
-    }
-}
-
 /// Scans one record of either game: chess under the FIDE edition chosen,
 /// column draughts under its rulebook.
 pub fn scan_record(record: &GameRecord<'_>, opts: &ScanOptions) -> Vec<Finding> {
@@ -270,310 +208,41 @@ pub fn scan_game<G: Game>(
     opts: &ScanOptions,
     variant: G::Variant,
 ) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let (start, _) = match G::start_position(record, variant) {
-        Ok(s) => s,
-        Err((offset, message)) => {
-            out.push(error(Kind::ParseError, 0, offset, message));
-            return out;
-        }
+    let start = match G::start_position(record, variant) {
+        Ok((s, _)) => s,
+        Err((offset, message)) => return vec![error(Kind::ParseError, 0, offset, message)],
     };
     let n = record.moves.len();
-    let mut pos = start;
+    let mut pos = start.clone();
     let mut hash = G::hash(&pos);
-    let mut hist: History<G::Position> = History::new();
-    let mut reps = hist.push(hash, pos.clone());
-    let auto = rules.automatic.as_ref();
-
-    let mut threefold_done = false;
-    let mut count_done = false;
-    let mut insufficient_done = false;
-    let mut end: Option<End> = None;
-    let mut last_claimable_at_end = false;
-    let count_kind = if rules.count_rule == "fifty-move" {
-        Kind::FiftyMoveClaimable
-    } else {
-        Kind::UnchangedMaterialClaimable
-    };
-    let mut check_material = true;
+    let mut scan = Scan::<G>::new(rules, &pos, hash);
     // The moves, to find the first dead ply afterwards by replaying.
-    let start_pos = pos.clone();
     let mut moves: Vec<G::Move> = Vec::with_capacity(n);
     let mut final_has_moves = false;
-
     for p in 0..=n {
-        let offset = if p == 0 {
-            record.offset
-        } else {
-            record.moves[p - 1].offset
-        };
-        let side = G::side_to_move(&pos);
-        let is_final = p == n;
-        // At the final position we need to know whether a move exists; before
-        // it, the next recorded (legal) move proves one does.
-        let final_ending = if is_final { G::ending(&pos) } else { None };
-        let has_moves = !is_final
-            || !matches!(
-                final_ending,
-                Some(Ending::Checkmate | Ending::Stalemate | Ending::NoMoves)
-            );
-        final_has_moves = has_moves;
-        let clock = G::count_clock(&pos);
-
-        // Threefold: on the board, or with a written move.
-        let mut claimable_here = false;
-        if reps >= 3 && has_moves {
-            claimable_here = true;
-            if !threefold_done {
-                threefold_done = true;
-                out.push(info(
-                    Kind::ThreefoldClaimable,
-                    p,
-                    offset,
-                    Some(side),
-                    None,
-                    format!(
-                        "{} can claim a draw: the position has stood {reps} times ({})",
-                        side.title(),
-                        rules.repetition.board
-                    ),
-                ));
-            }
-        } else if has_moves
-            && hist.repeated[hist.entries.len() % 2]
-            && (!threefold_done || is_final)
-        {
-            // Some position with the opponent to move has stood twice: a
-            // written move might reach it a third time.
-            let found = hist
-                .twice_stood(hist.entries.len() % 2)
-                .find_map(|target| G::reversible_move_to(&pos, target));
-            if let Some(m) = found {
-                claimable_here = true;
-                if !threefold_done {
-                    threefold_done = true;
-                    let san = G::notation(&pos, &m);
-                    out.push(info(Kind::ThreefoldClaimable, p, offset, Some(side), Some(san.clone()), format!(
-                        "{} can claim a draw by writing {san}: the position after it will have stood 3 times ({})",
-                        side.title(),
-                        rules.repetition.written.unwrap_or(rules.repetition.board)
-                    )));
-                }
-            }
-        }
-
-        // The move count (fifty moves; unchanged material).
-        if has_moves && clock >= rules.count_plies {
-            claimable_here = true;
-            if !count_done {
-                count_done = true;
-                out.push(info(
-                    count_kind,
-                    p,
-                    offset,
-                    Some(side),
-                    None,
-                    format!(
-                        "{} can claim a draw: {} plies without {} ({})",
-                        side.title(),
-                        clock,
-                        if count_kind == Kind::FiftyMoveClaimable {
-                            "a pawn move or a capture"
-                        } else {
-                            "a change of material"
-                        },
-                        rules.count.board
-                    ),
-                ));
-            }
-        } else if has_moves
-            && clock + 1 == rules.count_plies
-            && (!count_done || is_final)
-            && let Some(article) = rules.count.written
-        {
-            let found = G::legal_moves(&pos)
-                .into_iter()
-                .find(|m| !G::resets_count(&pos, m));
-            if let Some(m) = found {
-                claimable_here = true;
-                if !count_done {
-                    count_done = true;
-                    let san = G::notation(&pos, &m);
-                    out.push(info(count_kind, p, offset, Some(side), Some(san.clone()), format!(
-                            "{} can claim a draw by writing {san}: it completes {} plies without {} ({article})",
-                            side.title(),
-                            rules.count_plies,
-                            if count_kind == Kind::FiftyMoveClaimable { "a pawn move or a capture" } else { "a change of material" },
-                        )));
-                }
-            }
-        }
-        if is_final {
-            last_claimable_at_end = claimable_here;
-        }
-
-        // Endings by the position alone.
-        if check_material && !insufficient_done && G::insufficient_material(&pos) {
-            insufficient_done = true;
-            out.push(info(
-                Kind::InsufficientMaterial,
-                p,
-                offset,
-                None,
-                None,
-                format!(
-                    "neither side can checkmate with the material left: the game is drawn ({})",
-                    rules.ending_article(Ending::InsufficientMaterial)
-                ),
-            ));
-            set_end(&mut end, p, Kind::InsufficientMaterial, "1/2-1/2");
-        }
-        if let Some(a) = auto {
-            let five = if a.consecutive {
-                hist.consecutive(a.repetitions)
-            } else {
-                reps >= a.repetitions
-            };
-            if five && has_moves {
-                if end.is_none_or(|e| e.kind != Kind::FivefoldRepetition)
-                    && !out.iter().any(|f| f.kind == Kind::FivefoldRepetition)
-                {
-                    out.push(info(
-                        Kind::FivefoldRepetition,
-                        p,
-                        offset,
-                        None,
-                        None,
-                        format!(
-                            "the position has stood {} times: the game is drawn ({})",
-                            if a.consecutive { a.repetitions } else { reps },
-                            a.repetition_article
-                        ),
-                    ));
-                }
-                set_end(&mut end, p, Kind::FivefoldRepetition, "1/2-1/2");
-            }
-            if clock >= a.count_plies
-                && has_moves
-                && !out.iter().any(|f| f.kind == Kind::SeventyFiveMove)
-            {
-                out.push(info(
-                    Kind::SeventyFiveMove,
-                    p,
-                    offset,
-                    None,
-                    None,
-                    format!(
-                        "{} plies without a pawn move or a capture: the game is drawn ({})",
-                        clock, a.count_article
-                    ),
-                ));
-                set_end(&mut end, p, Kind::SeventyFiveMove, "1/2-1/2");
-            }
-        }
-        if let Some(e) = final_ending {
-            let (kind, result, message) = match e {
-                Ending::Checkmate => (
-                    Kind::Checkmate,
-                    win_for(side.other()),
-                    format!(
-                        "{} is checkmated ({})",
-                        side.title(),
-                        rules.ending_article(e)
-                    ),
-                ),
-                Ending::Stalemate => (
-                    Kind::Stalemate,
-                    "1/2-1/2",
-                    format!(
-                        "{} is stalemated: the game is drawn ({})",
-                        side.title(),
-                        rules.ending_article(e)
-                    ),
-                ),
-                Ending::NoMoves => (
-                    Kind::NoMoves,
-                    win_for(side.other()),
-                    format!(
-                        "{} cannot move and has lost ({})",
-                        side.title(),
-                        rules.ending_article(e)
-                    ),
-                ),
-                Ending::InsufficientMaterial => {
-                    (Kind::InsufficientMaterial, "1/2-1/2", String::new())
-                }
-            };
-            if kind != Kind::InsufficientMaterial {
-                out.push(info(kind, p, offset, Some(side), None, message));
-                set_end(&mut end, p, kind, result);
-            }
-        }
-        if is_final {
+        let ply = Ply::at::<G>(record, &pos, p);
+        scan.position(&pos, &ply);
+        if ply.is_final {
+            final_has_moves = ply.has_moves;
             break;
         }
-
-        // The next move.
         let tok = &record.moves[p];
         let m = match G::parse_recorded(&pos, tok.text) {
             Ok(m) => m,
-            Err(e) => {
-                let kind = if matches!(e, MoveError::Syntax(_)) {
-                    Kind::ParseError
-                } else {
-                    Kind::IllegalMove
-                };
-                let message = crate::claims::replay::describe_move_error::<G>(&pos, tok.text, e);
-                return vec![error(kind, p, tok.offset, message)];
-            }
+            Err(e) => return vec![move_error::<G>(&pos, p, tok.offset, tok.text, e)],
         };
-        let irreversible = G::is_irreversible(&pos, &m);
-        check_material = G::resets_count(&pos, &m);
-        hash = G::play(&mut pos, &m, hash);
-        if irreversible {
-            hist.clear();
-        }
-        reps = hist.push(hash, pos.clone());
+        hash = scan.play(&mut pos, &m, hash);
         moves.push(m);
     }
-
-    // A dead position stays dead: check the final position once, and only
-    // when it is dead look for the first dead ply (binary search).
-    // The final position's ending was asked above: no second move
-    // generation for the dead check.
-    if final_has_moves && G::is_dead_playable(&pos, opts.dead_search) {
-        let d = first_dead_ply::<G>(&start_pos, &moves, opts.dead_search);
-        let explained = out
-            .iter()
-            .any(|f| f.kind == Kind::InsufficientMaterial && f.ply <= d);
-        if !explained {
-            let offset = if d == 0 {
-                record.offset
-            } else {
-                record.moves[d - 1].offset
-            };
-            out.push(info(
-                Kind::DeadPosition,
-                d,
-                offset,
-                None,
-                None,
-                format!(
-                    "no sequence of legal moves can lead to {}: the game is drawn ({})",
-                    G::TYPE.win_words().2,
-                    rules.ending_article(Ending::InsufficientMaterial)
-                ),
-            ));
-            if end.is_none_or(|e| d < e.ply) {
-                end = Some(End {
-                    ply: d,
-                    kind: Kind::DeadPosition,
-                    result: "1/2-1/2",
-                });
-            }
-        }
+    if final_has_moves {
+        dead_position::<G>(record, opts, &start, &moves, &pos, &mut scan);
     }
-
+    let Scan {
+        mut out,
+        end,
+        claimable_at_end,
+        ..
+    } = scan;
     check_result::<G>(
         record,
         rules,
@@ -581,11 +250,73 @@ pub fn scan_game<G: Game>(
         n,
         &pos,
         end,
-        last_claimable_at_end,
+        claimable_at_end,
         &mut out,
     );
     out.sort_by_key(|f| (f.ply, f.kind));
     out
+}
+
+/// A recorded move that cannot be read or played.
+fn move_error<G: Game>(
+    pos: &G::Position,
+    p: usize,
+    offset: usize,
+    text: &str,
+    e: MoveError,
+) -> Finding {
+    let kind = if matches!(e, MoveError::Syntax(_)) {
+        Kind::ParseError
+    } else {
+        Kind::IllegalMove
+    };
+    let message = crate::claims::replay::describe_move_error::<G>(pos, text, e);
+    error(kind, p, offset, message)
+}
+
+/// A dead position (5.2.2) stays dead: the final position is checked once,
+/// and only when it is dead is the first dead ply looked for. Not reported
+/// when insufficient material already explains it. The caller knows the
+/// final position has a move (its ending was asked already), so the check
+/// generates no moves again.
+fn dead_position<G: Game>(
+    record: &GameRecord<'_>,
+    opts: &ScanOptions,
+    start: &G::Position,
+    moves: &[G::Move],
+    final_pos: &G::Position,
+    scan: &mut Scan<'_, G>,
+) {
+    if !G::is_dead_playable(final_pos, opts.dead_search) {
+        return;
+    }
+    let d = first_dead_ply::<G>(start, moves, opts.dead_search);
+    let explained = scan
+        .out
+        .iter()
+        .any(|f| f.kind == Kind::InsufficientMaterial && f.ply <= d);
+    if explained {
+        return;
+    }
+    let offset = if d == 0 {
+        record.offset
+    } else {
+        record.moves[d - 1].offset
+    };
+    let message = format!(
+        "no sequence of legal moves can lead to {}: the game is drawn ({})",
+        G::TYPE.win_words().2,
+        scan.rules.ending_article(Ending::InsufficientMaterial)
+    );
+    scan.out
+        .push(info(Kind::DeadPosition, d, offset, None, None, message));
+    if scan.end.is_none_or(|e| d < e.ply) {
+        scan.end = Some(End {
+            ply: d,
+            kind: Kind::DeadPosition,
+            result: "1/2-1/2",
+        });
+    }
 }
 
 /// The first ply proved dead, the final one being dead.
@@ -608,12 +339,6 @@ fn first_dead_ply<G: Game>(start: &G::Position, moves: &[G::Move], search: Searc
         }
     }
     lo
-}
-
-fn set_end(end: &mut Option<End>, ply: usize, kind: Kind, result: &'static str) {
-    if end.is_none() {
-        *end = Some(End { ply, kind, result });
-    }
 }
 
 fn info(

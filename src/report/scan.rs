@@ -140,11 +140,20 @@ impl Default for Csv {
     }
 }
 
-fn csv_field(s: &str) -> String {
+/// Writes one field, quoted (quotes doubled) when it holds a comma, a
+/// quote or a line end.
+fn csv_field(out: &mut dyn Write, s: &str) -> io::Result<()> {
     if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+        out.write_all(b"\"")?;
+        for (i, part) in s.split('"').enumerate() {
+            if i > 0 {
+                out.write_all(b"\"\"")?;
+            }
+            out.write_all(part.as_bytes())?;
+        }
+        out.write_all(b"\"")
     } else {
-        s.to_owned()
+        out.write_all(s.as_bytes())
     }
 }
 
@@ -165,21 +174,28 @@ impl Printer for Csv {
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
         self.write_header(out)?;
         let f = &r.placed.finding;
-        let fields = [
-            csv_field(r.file),
-            r.game.to_string(),
-            r.placed.place.line.to_string(),
-            r.placed.place.col.to_string(),
-            f.ply.to_string(),
-            f.kind.name().to_owned(),
-            f.kind.severity().name().to_owned(),
-            side(r).unwrap_or("").to_owned(),
-            csv_field(f.mv.as_deref().unwrap_or("")),
-            csv_field(f.recorded.as_deref().unwrap_or("")),
-            csv_field(f.expected.as_deref().unwrap_or("")),
-            csv_field(&f.message),
-        ];
-        writeln!(out, "{}", fields.join(","))
+        csv_field(out, r.file)?;
+        write!(
+            out,
+            ",{},{},{},{},{},{},{},",
+            r.game,
+            r.placed.place.line,
+            r.placed.place.col,
+            f.ply,
+            f.kind.name(),
+            f.kind.severity().name(),
+            side(r).unwrap_or("")
+        )?;
+        for field in [
+            f.mv.as_deref(),
+            f.recorded.as_deref(),
+            f.expected.as_deref(),
+        ] {
+            csv_field(out, field.unwrap_or(""))?;
+            out.write_all(b",")?;
+        }
+        csv_field(out, &f.message)?;
+        out.write_all(b"\n")
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {

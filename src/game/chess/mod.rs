@@ -19,11 +19,12 @@ use shakmaty::{
     CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
     fen::Fen,
     san::{San, SanError, SanPlus},
-    zobrist::Zobrist64,
 };
 
 mod castling960;
 mod explain;
+pub mod hash;
+pub mod san;
 pub mod unwinnable;
 mod written;
 use explain::{explain_ambiguous, explain_illegal};
@@ -173,7 +174,7 @@ fn san_to_move(pos: &Chess, san: San, text: &str) -> Result<Move, MoveError> {
         San::Put { .. } => Err(MoveError::Syntax(format!(
             "'{text}' is a piece drop (crazyhouse), not a chess move"
         ))),
-        _ => match san.to_move(pos) {
+        _ => match san::resolve(pos, san) {
             Ok(m) => Ok(m),
             Err(SanError::IllegalSan) => Err(MoveError::Illegal(explain_illegal(pos, san, text))),
             Err(SanError::AmbiguousSan) => {
@@ -295,16 +296,11 @@ impl Game for ChessGame {
     }
 
     fn hash(pos: &Chess) -> u64 {
-        pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+        hash::full(pos)
     }
 
     fn play(pos: &mut Chess, m: &Move, hash: u64) -> u64 {
-        let next = pos.update_zobrist_hash(Zobrist64(hash), *m, EnPassantMode::Legal);
-        pos.play_unchecked(*m);
-        match next {
-            Some(h) => h.0,
-            None => Self::hash(pos),
-        }
+        hash::play(pos, *m, hash)
     }
 
     fn legal_moves(pos: &Chess) -> Vec<Move> {

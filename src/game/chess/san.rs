@@ -1,0 +1,188 @@
+//! SAN to move without generating the move list.
+//!
+//! shakmaty's `San::to_move` builds a list of legal candidates (a 256-entry
+//! list returned by value) for every move. A recorded move names its piece,
+//! its destination and usually nothing else, so the candidates can be read
+//! from the attack tables directly: the pieces of that kind that reach the
+//! destination, filtered by the written file, rank, capture sign and
+//! promotion. A candidate is legal when its own king is not attacked after
+//! it; that is the whole of legality for a move that is neither castling
+//! nor en passant, so it holds in check too. Castling, en passant, drops
+//! and null moves go to shakmaty unchanged.
+//!
+//! [`resolve`] gives exactly what `San::to_move` gives, errors included;
+//! `tests/san_resolver.rs` compares the two on the whole corpus and on
+//! random positions.
+
+use shakmaty::{
+    Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square, attacks,
+    san::{San, SanError},
+};
+
+/// The move a SAN names in `pos`, as `San::to_move` finds it.
+pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return san.to_move(pos);
+    };
+    let us = pos.turn();
+    let Some(king) = pos.board().king_of(us) else {
+        return san.to_move(pos);
+    };
+    if role == Role::Pawn && pos.ep_square(EnPassantMode::Always) == Some(to) {
+        return san.to_move(pos);
+    }
+    let board = pos.board();
+    // No normal move lands on its own piece; the capture sign must say
+    // whether the destination holds a piece (en passant went above).
+    if pos.us().contains(to) || capture != pos.them().contains(to) {
+        return Err(SanError::IllegalSan);
+    }
+    if !promotion_fits(us, role, to, promotion) {
+        return Err(SanError::IllegalSan);
+    }
+    let mut from_squares = origins(pos, role, to, capture) & pos.our(role);
+    if let Some(f) = file {
+        from_squares &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        from_squares &= Bitboard::from_rank(r);
+    }
+    let mut found = None;
+    for from in from_squares {
+        let king_after = if role == Role::King { to } else { king };
+        if king_is_safe(board, us, king_after, from, to) {
+            if found.is_some() {
+                return Err(SanError::AmbiguousSan);
+            }
+            found = Some(from);
+        }
+    }
+    let from = found.ok_or(SanError::IllegalSan)?;
+    Ok(Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion,
+    })
+}
+
+/// A pawn reaching the last rank must promote (to a knight, bishop, rook or
+/// queen); nothing else may.
+fn promotion_fits(us: Color, role: Role, to: Square, promotion: Option<Role>) -> bool {
+    let last = if us == Color::White {
+        Rank::Eighth
+    } else {
+        Rank::First
+    };
+    match promotion {
+        None => role != Role::Pawn || to.rank() != last,
+        Some(p) => role == Role::Pawn && to.rank() == last && p != Role::Pawn && p != Role::King,
+    }
+}
+
+/// Squares from which a piece of `role` (of the side to move) could move to
+/// `to`, ignoring pins.
+fn origins(pos: &Chess, role: Role, to: Square, capture: bool) -> Bitboard {
+    let occupied = pos.board().occupied();
+    match role {
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+        Role::King => attacks::king_attacks(to),
+        Role::Pawn if capture => attacks::pawn_attacks(!pos.turn(), to),
+        Role::Pawn => pawn_push_origins(pos.turn(), to, occupied),
+    }
+}
+
+/// The squares a pawn pushes from to reach the empty square `to`: one step
+/// back, or two from its start rank over an empty square.
+fn pawn_push_origins(us: Color, to: Square, occupied: Bitboard) -> Bitboard {
+    let back = if us == Color::White { -8 } else { 8 };
+    let Some(one) = to.offset(back) else {
+        return Bitboard::EMPTY;
+    };
+    if occupied.contains(one) {
+        return Bitboard::from_square(one);
+    }
+    let double_rank = if us == Color::White {
+        Rank::Fourth
+    } else {
+        Rank::Fifth
+    };
+    match one.offset(back) {
+        Some(two) if to.rank() == double_rank => Bitboard::from_square(two),
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// After the normal move `from`-`to`, no piece of the opponent attacks the
+/// king of `us` on `king` (a piece captured on `to` attacks nothing).
+fn king_is_safe(
+    board: &shakmaty::Board,
+    us: Color,
+    king: Square,
+    from: Square,
+    to: Square,
+) -> bool {
+    let occupied = (board.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let attackers = board.attacks_to(king, !us, occupied) & !Bitboard::from_square(to);
+    attackers.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen, san::SanPlus};
+
+    fn check(fen: &str, tokens: &[&str]) {
+        let pos: Chess = Fen::from_ascii(fen.as_bytes())
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap();
+        for t in tokens {
+            let san = SanPlus::from_ascii(t.as_bytes()).unwrap().san;
+            assert_eq!(resolve(&pos, san), san.to_move(&pos), "{fen}: {t}");
+        }
+    }
+
+    #[test]
+    fn agrees_with_shakmaty_on_hand_picked_cases() {
+        check(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &[
+                "e4", "e3", "e5", "Nf3", "Nd2", "Nxf3", "exd3", "Ke2", "O-O", "e2e4", "Pe4",
+            ],
+        );
+        // Pinned knight, check, evasions, a king walking into check.
+        check(
+            "4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1",
+            &["Nc3", "Nd4", "Kd2", "Ke2", "Kf2", "Kd1"],
+        );
+        check(
+            "4k3/8/8/8/1b6/8/3P4/4K2R w K - 0 1",
+            &["d3", "Kf1", "Ke2", "Rh2", "c3", "Kd1", "O-O"],
+        );
+        // Ambiguity, disambiguation, promotion, en passant.
+        check(
+            "4k3/1P6/8/3pP3/8/8/8/1N2KN2 w - d6 0 1",
+            &[
+                "Nd2", "Nbd2", "Nfd2", "N1d2", "b8=Q", "b8", "b8=K", "bxa8=Q", "exd6", "e6",
+                "Nd2=Q",
+            ],
+        );
+        check(
+            "4k3/8/8/8/8/8/p7/4K3 b - - 0 1",
+            &["a1=N", "a1", "a1=P", "Kd7", "Ke7"],
+        );
+    }
+}

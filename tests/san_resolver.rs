@@ -1,0 +1,269 @@
+//! The SAN resolver against shakmaty's `San::to_move`: the same move or the
+//! same error, on every SAN of ../shared/corpus (the zstd TCEC files too,
+//! with variants of each: capture sign flipped, disambiguation dropped or
+//! added) and on a few million strings in random positions, legal and
+//! illegal alike.
+//!
+//! The corpus part needs ../shared (it prints SKIPPED without it); both
+//! parts take about 30 s in a debug build.
+
+mod common;
+
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::{CastlingMode, Chess, File, Move, Position, Rank, Role, Square, fen::Fen, san::San};
+use verify_claim::game::chess::san::resolve;
+
+/// Compares one SAN in one position; counts it.
+fn compare(pos: &Chess, san: San, count: &mut u64) {
+    *count += 1;
+    let ours = resolve(pos, san);
+    let theirs = san.to_move(pos);
+    assert_eq!(
+        ours,
+        theirs,
+        "SAN {san} in {}",
+        Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+    );
+}
+
+/// The SAN and variants of it that are usually illegal or ambiguous.
+fn variants(san: San) -> Vec<San> {
+    let mut out = vec![san];
+    if let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    {
+        let with = |file, rank, capture, promotion| San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        };
+        out.push(with(None, None, capture, promotion));
+        out.push(with(file, rank, !capture, promotion));
+        out.push(with(Some(to.file()), rank, capture, promotion));
+        out.push(with(file, Some(Rank::Fourth), capture, promotion));
+        out.push(with(file, rank, capture, Some(Role::Queen)));
+        out.push(with(file, rank, capture, None));
+    }
+    out
+}
+
+struct Replay {
+    pos: Chess,
+    bad: bool,
+    compared: u64,
+}
+
+impl Visitor for Replay {
+    type Tags = Option<Chess>;
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
+        ControlFlow::Continue(None)
+    }
+    fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        if name == b"FEN" {
+            *tags = Fen::from_ascii(value.as_bytes())
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok());
+        }
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), ()> {
+        self.pos = tags.unwrap_or_default();
+        self.bad = false;
+        ControlFlow::Continue(())
+    }
+    fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
+        if self.bad {
+            return ControlFlow::Continue(());
+        }
+        for v in variants(san.san) {
+            compare(&self.pos, v, &mut self.compared);
+        }
+        match san.san.to_move(&self.pos) {
+            Ok(m) => self.pos.play_unchecked(m),
+            Err(_) => self.bad = true,
+        }
+        ControlFlow::Continue(())
+    }
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
+        ControlFlow::Continue(pgn_reader::Skip(true))
+    }
+    fn end_game(&mut self, _: ()) {}
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn resolver_agrees_with_shakmaty_on_the_corpus() {
+    let Some(shared) = common::shared() else {
+        eprintln!("SKIPPED: ../shared/corpus not found");
+        return;
+    };
+    let mut paths = Vec::new();
+    files(&shared.join("corpus"), &mut paths);
+    paths.sort();
+    let mut v = Replay {
+        pos: Chess::default(),
+        bad: false,
+        compared: 0,
+    };
+    let mut read = 0;
+    for p in &paths {
+        let name = p.to_string_lossy();
+        let mut bytes = Vec::new();
+        if name.ends_with(".zst") {
+            let f = std::fs::File::open(p).unwrap();
+            zstd::stream::read::Decoder::new(f)
+                .unwrap()
+                .read_to_end(&mut bytes)
+                .unwrap();
+        } else if name.ends_with(".pgn") {
+            bytes = std::fs::read(p).unwrap();
+        } else {
+            continue;
+        }
+        read += 1;
+        let mut reader = Reader::new(&bytes[..]);
+        while let Ok(Some(())) = reader.read_game(&mut v) {}
+    }
+    eprintln!("{read} files, {} SAN compared", v.compared);
+    assert!(
+        v.compared > 5_000_000,
+        "too few SAN compared: {}",
+        v.compared
+    );
+}
+
+/// A small xorshift generator: the test is the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random SAN-like string: mostly not legal, often not SAN at all.
+fn random_token(rng: &mut Rng) -> String {
+    let mut s = String::new();
+    let roles = ["", "", "N", "B", "R", "Q", "K", "P"];
+    s.push_str(roles[rng.below(roles.len() as u64) as usize]);
+    if rng.below(4) == 0 {
+        s.push(char::from(b'a' + rng.below(8) as u8));
+    }
+    if rng.below(8) == 0 {
+        s.push(char::from(b'1' + rng.below(8) as u8));
+    }
+    if rng.below(3) == 0 {
+        s.push('x');
+    }
+    s.push(char::from(b'a' + rng.below(8) as u8));
+    s.push(char::from(b'1' + rng.below(8) as u8));
+    if rng.below(6) == 0 {
+        s.push('=');
+        s.push(['Q', 'R', 'B', 'N', 'K', 'P'][rng.below(6) as usize]);
+    }
+    s
+}
+
+fn start_positions() -> Vec<Chess> {
+    let mut out = vec![Chess::default()];
+    for fen in [
+        "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+        "8/P2k4/8/2pP4/8/8/5Kp1/8 w - c6 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 0 1",
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    ] {
+        out.push(
+            Fen::from_ascii(fen.as_bytes())
+                .unwrap()
+                .into_position(CastlingMode::Chess960)
+                .unwrap(),
+        );
+    }
+    out
+}
+
+#[test]
+fn resolver_agrees_with_shakmaty_on_random_positions() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut compared = 0u64;
+    let mut strings = 0u64;
+    let starts = start_positions();
+    for game in 0..250 {
+        let mut pos = starts[game % starts.len()].clone();
+        for _ in 0..120 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            // Every legal move, as SAN and in its variants.
+            for m in &legal {
+                let san = San::from_move(&pos, *m);
+                for v in variants(san) {
+                    compare(&pos, v, &mut compared);
+                }
+            }
+            // Random strings, parsed as SAN where they parse.
+            for _ in 0..40 {
+                let token = random_token(&mut rng);
+                strings += 1;
+                if let Ok(san) = token.parse::<SanPlus>() {
+                    compare(&pos, san.san, &mut compared);
+                }
+            }
+            // Every square and role: the illegal tokens near the legal ones.
+            let to = Square::new(rng.below(64) as u32);
+            for role in Role::ALL {
+                for capture in [false, true] {
+                    let san = San::Normal {
+                        role,
+                        file: (rng.below(3) == 0).then(|| File::new(rng.below(8) as u32)),
+                        rank: None,
+                        capture,
+                        to,
+                        promotion: None,
+                    };
+                    compare(&pos, san, &mut compared);
+                }
+            }
+            let m: Move = legal[rng.below(legal.len() as u64) as usize];
+            pos.play_unchecked(m);
+        }
+    }
+    eprintln!("{compared} SAN compared ({strings} random strings)");
+    assert!(compared > 2_000_000, "too few compared: {compared}");
+}
