@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
-use crate::diag::{Place, place_of};
+use crate::diag::{LineCursor, Place};
 use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
 use crate::input::walk::{self, Item};
 use crate::output::writing;
@@ -193,58 +193,6 @@ fn error_at(game: usize, place: Place, offset: usize, message: String) -> Placed
             recorded: None,
             expected: None,
         },
-    }
-}
-
-/// Turns byte offsets into places, counting lines forward from the last
-/// offset asked for.
-struct LineCursor<'a> {
-    bytes: &'a [u8],
-    base: Place,
-    at: usize,
-    line: u32,
-    line_start: usize,
-}
-
-impl<'a> LineCursor<'a> {
-    fn new(bytes: &'a [u8], first_line: u32) -> LineCursor<'a> {
-        LineCursor {
-            bytes,
-            base: Place {
-                line: first_line,
-                col: 1,
-            },
-            at: 0,
-            line: first_line,
-            line_start: 0,
-        }
-    }
-
-    fn place(&mut self, offset: usize) -> Place {
-        let offset = offset.min(self.bytes.len());
-        if offset < self.at {
-            return place_of(self.bytes, offset, self.base);
-        }
-        // Line ends as the reader counts them: LF, CRLF (once), lone CR.
-        for i in memchr::memchr2_iter(b'\n', b'\r', &self.bytes[self.at..offset]) {
-            let at = self.at + i;
-            if self.bytes[at] == b'\r' && self.bytes.get(at + 1) == Some(&b'\n') {
-                continue;
-            }
-            self.line += 1;
-            self.line_start = at + 1;
-        }
-        self.at = offset;
-        let col = place_of(
-            &self.bytes[self.line_start..],
-            offset - self.line_start,
-            Place { line: 0, col: 1 },
-        )
-        .col;
-        Place {
-            line: self.line,
-            col,
-        }
     }
 }
 
