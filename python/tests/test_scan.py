@@ -22,7 +22,11 @@ def test_fixtures_equal_cli(cli):
     assert len(want) > 20
     assert list(verify_claim.scan(FIXTURES)) == want
     assert list(verify_claim.scan(str(FIXTURES), jobs=1)) == want
-    assert list(verify_claim.scan([FIXTURES / "chess", str(FIXTURES / "draughts"), FIXTURES / "scan"])) == want
+    # Every subdirectory, in the walk's order, as paths and strings mixed.
+    dirs = sorted(p for p in FIXTURES.iterdir() if p.is_dir())
+    mixed = [str(d) if i % 2 else d for i, d in enumerate(dirs)]
+    assert len(dirs) >= 4
+    assert list(verify_claim.scan(mixed)) == want
 
 
 @pytest.mark.parametrize("rules,dead", [("fide-2014", "quick"), ("auto", "full")])
