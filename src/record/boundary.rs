@@ -74,8 +74,8 @@ pub fn is_game_start(bytes: &[u8], i: usize) -> bool {
     i < bytes.len()
         && bytes[i] == b'['
         && at_line_start(bytes, i)
-        && starts_tag(&bytes[i..])
         && blank_line_before(bytes, i)
+        && starts_tag(&bytes[i..])
 }
 
 /// The first game start in `bytes[from..to]`, if any.

@@ -20,6 +20,13 @@ use std::borrow::Cow;
 
 use super::boundary;
 
+mod lex;
+mod movetext;
+mod tags;
+
+use lex::skip_spaces;
+pub use lex::token_end;
+
 /// How to read tag values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Encoding {
@@ -112,39 +119,9 @@ pub struct Reader<'a> {
     spare: (Vec<Tag<'a>>, Vec<MoveToken<'a>>),
 }
 
-const SPACE: u8 = 1;
-const DELIMITER: u8 = 2;
-
-/// Byte classes, looked up instead of matched: a `match` in the lexer's
-/// inner loops compiles to a jump table per byte.
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let spaces = [b' ', b'\t', b'\r', b'\n', 0x0b, 0x0c];
-    let mut i = 0;
-    while i < spaces.len() {
-        t[spaces[i] as usize] = SPACE | DELIMITER;
-        i += 1;
-    }
-    let delims = [b'{', b'}', b'(', b')', b'[', b']', b';', b'$', b'"'];
-    let mut i = 0;
-    while i < delims.len() {
-        t[delims[i] as usize] = DELIMITER;
-        i += 1;
-    }
-    t
-};
-
-#[inline]
-fn is_space(b: u8) -> bool {
-    CLASS[b as usize] & SPACE != 0
-}
-
-#[inline]
-fn is_delimiter(b: u8) -> bool {
-    CLASS[b as usize] & DELIMITER != 0
-}
-
-const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
+/// Internal results: the error boxed, so that the common path returns in
+/// registers.
+type Parse<T> = Result<T, Box<SyntaxError>>;
 
 impl<'a> Reader<'a> {
     /// A reader over `bytes` (a UTF-8 byte order mark at the start is skipped).
@@ -193,7 +170,7 @@ impl<'a> Reader<'a> {
                 Ok(g) => return Some(Ok(g)),
                 Err(e) => {
                     self.resync(start);
-                    return Some(Err(e));
+                    return Some(Err(*e));
                 }
             }
         }
@@ -226,9 +203,7 @@ impl<'a> Reader<'a> {
     fn skip_space_and_comments_between_games(&mut self) {
         let b = self.bytes;
         loop {
-            while self.pos < b.len() && is_space(b[self.pos]) {
-                self.pos += 1;
-            }
+            self.pos = skip_spaces(b, self.pos);
             if self.pos >= b.len() {
                 return;
             }
@@ -246,14 +221,14 @@ impl<'a> Reader<'a> {
         self.pos = memchr::memchr2(b'\n', b'\r', &b[self.pos..]).map_or(b.len(), |i| self.pos + i);
     }
 
-    fn err<T>(&self, offset: usize, message: impl Into<String>) -> Result<T, SyntaxError> {
-        Err(SyntaxError {
+    fn err<T>(&self, offset: usize, message: impl Into<String>) -> Parse<T> {
+        Err(Box::new(SyntaxError {
             offset,
             message: message.into(),
-        })
+        }))
     }
 
-    fn read_game(&mut self, start: usize) -> Result<GameRecord<'a>, SyntaxError> {
+    fn read_game(&mut self, start: usize) -> Parse<GameRecord<'a>> {
         let (tags, moves) = std::mem::take(&mut self.spare);
         let mut game = GameRecord {
             offset: start,
@@ -283,313 +258,32 @@ impl<'a> Reader<'a> {
         Ok(game)
     }
 
-    /// The movetext, up to the termination marker, the end of the input or
-    /// the next tag (a game without a termination marker).
-    fn read_movetext(&mut self, game: &mut GameRecord<'a>) -> Result<(), SyntaxError> {
-        let b = self.bytes;
-        loop {
-            while self.pos < b.len() && is_space(b[self.pos]) {
-                self.pos += 1;
-            }
-            if self.pos >= b.len() {
-                return Ok(());
-            }
-            let at = self.pos;
-            match b[at] {
-                0 => return self.err(at, "binary data (a NUL byte): this is not a PGN record"),
-                b'{' => self.skip_comment()?,
-                b';' => self.skip_line(),
-                b'%' if boundary::at_line_start(b, at) => self.skip_line(),
-                b'(' => self.skip_variation()?,
-                b')' => return self.err(at, "')' with no variation open"),
-                b'}' => return self.err(at, "'}' with no comment open"),
-                b']' => return self.err(at, "']' outside a tag"),
-                b'"' => return self.err(at, "a string ('\"') in the movetext"),
-                // A new tag section: this game had no termination marker.
-                b'[' => return Ok(()),
-                b'$' => {
-                    let mut i = at + 1;
-                    while i < b.len() && b[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                    if i == at + 1 {
-                        return self.err(at, "'$' not followed by a NAG number");
-                    }
-                    self.pos = i;
-                }
-                _ => {
-                    if let Some(result) = self.read_word(game)? {
-                        game.result = Some(result);
-                        game.end = self.pos;
-                        return Ok(());
-                    }
-                }
-            }
-            game.end = self.pos;
-        }
-    }
-
     /// `bytes[from..to]` as text, if it is UTF-8. Checks a whole stretch of
     /// the input at once and remembers it, so each byte is checked about
-    /// once, however many tokens it holds.
+    /// once, however many tokens it holds (tokens come in input order).
+    #[inline]
     fn text(&mut self, from: usize, to: usize) -> Option<&'a str> {
-        let window = self.text_from..self.text_from + self.text.len();
-        if !(window.contains(&from) && to <= window.end) {
-            let rest = &self.bytes[from..];
-            let valid = match std::str::from_utf8(rest) {
-                Ok(s) => s,
-                Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
-            };
-            self.text = valid;
-            self.text_from = from;
-        }
-        self.text.get(from - self.text_from..to - self.text_from)
-    }
-
-    /// Reads one word of movetext: a move number, a move or a result.
-    fn read_word(
-        &mut self,
-        game: &mut GameRecord<'a>,
-    ) -> Result<Option<ResultToken<'a>>, SyntaxError> {
-        let b = self.bytes;
-        let at = self.pos;
-        let mut end = at;
-        while end < b.len() && !is_delimiter(b[end]) {
-            end += 1;
-        }
-        let word = &b[at..end];
-        if matches!(word[0], b'0' | b'1' | b'2' | b'*')
-            && let Some(r) = RESULTS.iter().find(|r| r.as_bytes() == word)
+        if from >= self.text_from
+            && let Some(s) = self.text.get(from - self.text_from..to - self.text_from)
         {
-            self.pos = end;
-            return Ok(Some(ResultToken {
-                text: r,
-                offset: at,
-            }));
+            return Some(s);
         }
-        if word[0].is_ascii_digit() && !word.starts_with(b"0-0") {
-            // A move number: digits then dots; a move may follow at once ("1.e4").
-            let mut i = at;
-            while i < end && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            let digits_end = i;
-            while i < end && b[i] == b'.' {
-                i += 1;
-            }
-            if i == digits_end {
-                // Digits with no dots: PDN allows numeric squares in other
-                // games, but none of ours; and "12" alone is no element.
-                if i == end {
-                    return self.err(
-                        at,
-                        format!("'{}' is not a move, a move number or a result", lossy(word)),
-                    );
-                }
-                // Something like "1-2" or "3x": hand it to the game as a move
-                // token so the game says why it is not a move.
-            } else {
-                self.pos = i;
-                return Ok(None);
-            }
-        }
-        // Annotation glyphs glued to a move ("e4!?") are part of the import
-        // format; they carry no rules meaning.
-        let mut text_end = end;
-        while text_end > at && matches!(b[text_end - 1], b'!' | b'?') {
-            text_end -= 1;
-        }
-        if text_end == at {
-            // A lone "!" or "?!" annotation.
-            self.pos = end;
-            return Ok(None);
-        }
-        let Some(text) = self.text(at, text_end) else {
-            return self.err(
-                at,
-                format!("'{}' is not a move (bytes that are not UTF-8)", lossy(word)),
-            );
+        self.text_anew(from, to)
+    }
+
+    /// [`Reader::text`] outside the stretch checked so far: checks the
+    /// input from `from` on, as far as it is UTF-8.
+    #[cold]
+    #[inline(never)]
+    fn text_anew(&mut self, from: usize, to: usize) -> Option<&'a str> {
+        let rest = &self.bytes[from..];
+        self.text = match std::str::from_utf8(rest) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
         };
-        game.moves.push(MoveToken { text, offset: at });
-        self.pos = end;
-        Ok(None)
+        self.text_from = from;
+        self.text.get(..to - from)
     }
-
-    fn read_tag(&mut self, latin1: &mut bool) -> Result<Tag<'a>, SyntaxError> {
-        let b = self.bytes;
-        let open = self.pos;
-        let mut i = open + 1;
-        let line_end =
-            memchr::memchr2(b'\n', b'\r', &b[i.min(b.len())..]).map_or(b.len(), |p| i + p);
-        while i < line_end && is_space(b[i]) {
-            i += 1;
-        }
-        let name_start = i;
-        while i < line_end
-            && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'+' || b[i] == b'-')
-        {
-            i += 1;
-        }
-        if i == name_start {
-            return self.err(open, "a tag without a name (expected [Name \"value\"])");
-        }
-        // Checked ASCII above, so this cannot fail; still no unwrap on input.
-        let name = std::str::from_utf8(&b[name_start..i]).unwrap_or("?");
-        while i < line_end && is_space(b[i]) {
-            i += 1;
-        }
-        if i >= line_end || b[i] != b'"' {
-            return self.err(
-                open,
-                format!("tag [{name} ...] has no quoted value (expected [{name} \"value\"])"),
-            );
-        }
-        i += 1;
-        let value_start = i;
-        let mut escaped = false;
-        let mut has_escape = false;
-        loop {
-            if i >= line_end {
-                return self.err(
-                    open,
-                    format!("unterminated tag [{name} ...]: no closing '\"' on its line"),
-                );
-            }
-            match b[i] {
-                0 => return self.err(i, "binary data (a NUL byte) in a tag value"),
-                b'\\' if !escaped => {
-                    escaped = true;
-                    has_escape = true;
-                }
-                b'"' if !escaped => break,
-                _ => escaped = false,
-            }
-            i += 1;
-        }
-        let value_end = i;
-        i += 1;
-        while i < line_end && is_space(b[i]) {
-            i += 1;
-        }
-        if i >= line_end || b[i] != b']' {
-            return self.err(
-                open,
-                format!("unterminated tag [{name} ...]: no closing ']'"),
-            );
-        }
-        self.pos = i + 1;
-        let value = self.decode_value(value_start, value_end, name, latin1)?;
-        let value = if has_escape {
-            Cow::Owned(value.replace("\\\"", "\"").replace("\\\\", "\\"))
-        } else {
-            value
-        };
-        Ok(Tag {
-            name,
-            value,
-            offset: open,
-            end: self.pos,
-        })
-    }
-
-    fn decode_value(
-        &mut self,
-        from: usize,
-        to: usize,
-        name: &str,
-        latin1: &mut bool,
-    ) -> Result<Cow<'a, str>, SyntaxError> {
-        let raw = &self.bytes[from..to];
-        let as_latin1 = || Cow::Owned(raw.iter().map(|&c| c as char).collect());
-        if self.encoding == Encoding::Latin1 {
-            *latin1 = true;
-            return Ok(if raw.is_ascii() {
-                self.text(from, to).map_or_else(as_latin1, Cow::Borrowed)
-            } else {
-                as_latin1()
-            });
-        }
-        if let Some(s) = self.text(from, to) {
-            return Ok(Cow::Borrowed(s));
-        }
-        match self.encoding {
-            Encoding::Utf8 => {
-                let valid = std::str::from_utf8(raw)
-                    .err()
-                    .map_or(0, |e| e.valid_up_to());
-                self.err(
-                    from + valid,
-                    format!(
-                        "tag {name} is not UTF-8 (byte 0x{:02X}); old archives are often Latin-1: re-run with --encoding latin1 or auto",
-                        raw.get(valid).copied().unwrap_or(0)
-                    ),
-                )
-            }
-            _ => {
-                *latin1 = true;
-                Ok(as_latin1())
-            }
-        }
-    }
-
-    /// Skips a comment. A comment does not run into the next game: a blank
-    /// line then a tag line inside it means its `}` is missing.
-    fn skip_comment(&mut self) -> Result<(), SyntaxError> {
-        let b = self.bytes;
-        let open = self.pos;
-        let close = memchr::memchr(b'}', &b[open + 1..]).map(|p| open + 1 + p);
-        let until = close.unwrap_or(b.len());
-        if let (Some(close), None) = (close, boundary::game_start_within(b, open, until)) {
-            self.pos = close + 1;
-            return Ok(());
-        }
-        self.err(open, "unterminated comment: '{' with no closing '}'")
-    }
-
-    /// Skips a variation (nested ones too). It ends, unclosed, at a line
-    /// that begins with `[`: the next game's tags.
-    fn skip_variation(&mut self) -> Result<(), SyntaxError> {
-        let b = self.bytes;
-        let open = self.pos;
-        let mut depth = 0usize;
-        while self.pos < b.len() {
-            match b[self.pos] {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        self.pos += 1;
-                        return Ok(());
-                    }
-                }
-                b'{' => {
-                    self.skip_comment()?;
-                    continue;
-                }
-                b';' => self.skip_line(),
-                b'[' if boundary::at_line_start(b, self.pos) => break,
-                0 => {
-                    return self.err(
-                        self.pos,
-                        "binary data (a NUL byte): this is not a PGN record",
-                    );
-                }
-                _ => {}
-            }
-            self.pos += 1;
-        }
-        self.err(open, "unterminated variation: '(' with no closing ')'")
-    }
-}
-
-/// The end of the movetext token that starts at `offset` (a move with its
-/// glyphs, `e4!?`): the first space or delimiter after it.
-pub fn token_end(bytes: &[u8], offset: usize) -> usize {
-    let mut i = offset.min(bytes.len());
-    while i < bytes.len() && !is_delimiter(bytes[i]) {
-        i += 1;
-    }
-    i
 }
 
 /// Whether the line before the line that starts at `i` is a tag line.

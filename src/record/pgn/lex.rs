@@ -1,0 +1,110 @@
+//! Byte classes and the scans built on them: white space, delimiters,
+//! tag names and values, movetext tokens.
+
+use crate::record::boundary;
+
+const SPACE: u8 = 1;
+
+const DELIMITER: u8 = 2;
+
+const VALUE_STOP: u8 = 4;
+
+const NAME: u8 = 8;
+/// Bytes that are no delimiter but do not start a word either.
+const NOT_WORD: u8 = 16;
+
+/// Byte classes, looked up instead of matched: a `match` in the lexer's
+/// inner loops compiles to a jump table per byte.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let spaces = [b' ', b'\t', b'\r', b'\n', 0x0b, 0x0c];
+    let mut i = 0;
+    while i < spaces.len() {
+        t[spaces[i] as usize] = SPACE | DELIMITER;
+        i += 1;
+    }
+    let delims = [b'{', b'}', b'(', b')', b'[', b']', b';', b'$', b'"'];
+    let mut i = 0;
+    while i < delims.len() {
+        t[delims[i] as usize] |= DELIMITER;
+        i += 1;
+    }
+    let stops = [b'"', b'\\', b'\n', b'\r', 0];
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] |= VALUE_STOP;
+        i += 1;
+    }
+    t[0] |= NOT_WORD;
+    t[b'%' as usize] |= NOT_WORD;
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'+' || b == b'-' {
+            t[c] |= NAME;
+        }
+        c += 1;
+    }
+    t
+};
+
+#[inline]
+pub(super) fn is_space(b: u8) -> bool {
+    CLASS[b as usize] & SPACE != 0
+}
+
+#[inline]
+pub(super) fn is_delimiter(b: u8) -> bool {
+    CLASS[b as usize] & DELIMITER != 0
+}
+
+/// A byte that ends the plain run of a tag value: `"`, `\\`, a line end, NUL.
+/// A byte that starts a word of movetext (a move, a move number, a result):
+/// no delimiter, no NUL, no `%` (an escape line at a line start).
+#[inline]
+pub(super) fn is_word_byte(b: u8) -> bool {
+    CLASS[b as usize] & (DELIMITER | NOT_WORD) == 0
+}
+
+#[inline]
+pub(super) fn is_value_stop(b: u8) -> bool {
+    CLASS[b as usize] & VALUE_STOP != 0
+}
+
+/// A byte of a tag name.
+#[inline]
+pub(super) fn is_name_byte(b: u8) -> bool {
+    CLASS[b as usize] & NAME != 0
+}
+
+/// The first byte at or after `from` that is not a space or tab (or other
+/// white space) on the same line.
+#[inline]
+pub(super) fn skip_line_spaces(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
+    bytes[from..]
+        .iter()
+        .position(|&c| !is_space(c) || boundary::is_eol(c))
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The end of the movetext token that starts at `offset` (a move with its
+/// glyphs, `e4!?`): the first space or delimiter after it.
+#[inline]
+pub fn token_end(bytes: &[u8], offset: usize) -> usize {
+    let from = offset.min(bytes.len());
+    bytes[from..]
+        .iter()
+        .position(|&c| is_delimiter(c))
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The first byte at or after `from` that is not white space.
+#[inline]
+pub(super) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
+    bytes[from..]
+        .iter()
+        .position(|&c| !is_space(c))
+        .map_or(bytes.len(), |i| from + i)
+}

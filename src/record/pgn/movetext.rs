@@ -1,0 +1,190 @@
+//! The movetext: moves, move numbers, NAGs, annotation glyphs, comments,
+//! variations and the termination marker. A move token is handed on as
+//! text; anything that is no element is an error.
+
+use super::lex::{is_word_byte, skip_spaces, token_end};
+use super::{GameRecord, MoveToken, Parse, Reader, ResultToken, lossy};
+use crate::record::boundary;
+
+impl<'a> Reader<'a> {
+    /// The movetext, up to the termination marker, the end of the input or
+    /// the next tag (a game without a termination marker).
+    pub(super) fn read_movetext(&mut self, game: &mut GameRecord<'a>) -> Parse<()> {
+        let b = self.bytes;
+        loop {
+            self.pos = skip_spaces(b, self.pos);
+            if self.pos >= b.len() {
+                return Ok(());
+            }
+            let at = self.pos;
+            // Most elements are words (moves, move numbers): one look-up.
+            if is_word_byte(b[at]) {
+                if let Some(result) = self.read_word(game)? {
+                    game.result = Some(result);
+                    game.end = self.pos;
+                    return Ok(());
+                }
+                game.end = self.pos;
+                continue;
+            }
+            match b[at] {
+                0 => return self.err(at, "binary data (a NUL byte): this is not a PGN record"),
+                b'{' => self.skip_comment()?,
+                b';' => self.skip_line(),
+                b'%' if boundary::at_line_start(b, at) => self.skip_line(),
+                b'(' => self.skip_variation()?,
+                b')' => return self.err(at, "')' with no variation open"),
+                b'}' => return self.err(at, "'}' with no comment open"),
+                b']' => return self.err(at, "']' outside a tag"),
+                b'"' => return self.err(at, "a string ('\"') in the movetext"),
+                // A new tag section: this game had no termination marker.
+                b'[' => return Ok(()),
+                b'$' => {
+                    let mut i = at + 1;
+                    while i < b.len() && b[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    if i == at + 1 {
+                        return self.err(at, "'$' not followed by a NAG number");
+                    }
+                    self.pos = i;
+                }
+                _ => {
+                    if let Some(result) = self.read_word(game)? {
+                        game.result = Some(result);
+                        game.end = self.pos;
+                        return Ok(());
+                    }
+                }
+            }
+            game.end = self.pos;
+        }
+    }
+
+    /// Reads one word of movetext: a move number, a move or a result.
+    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<Option<ResultToken<'a>>> {
+        let b = self.bytes;
+        let at = self.pos;
+        let end = token_end(b, at);
+        let word = &b[at..end];
+        let first = word[0];
+        if first.is_ascii_digit() || first == b'*' {
+            if let Some(text) = result_text(word) {
+                self.pos = end;
+                return Ok(Some(ResultToken { text, offset: at }));
+            }
+            if first != b'*' && !word.starts_with(b"0-0") {
+                // A move number: digits then dots; a move may follow at once ("1.e4").
+                let digits = word.iter().position(|c| !c.is_ascii_digit());
+                let digits = digits.unwrap_or(word.len());
+                let dots = word[digits..].iter().take_while(|&&c| c == b'.').count();
+                if dots > 0 {
+                    self.pos = at + digits + dots;
+                    return Ok(None);
+                }
+                // Digits with no dots: PDN allows numeric squares in other
+                // games, but none of ours; and "12" alone is no element.
+                if digits == word.len() {
+                    return self.err(
+                        at,
+                        format!("'{}' is not a move, a move number or a result", lossy(word)),
+                    );
+                }
+                // Something like "1-2" or "3x": hand it to the game as a move
+                // token so the game says why it is not a move.
+            }
+        }
+        // Annotation glyphs glued to a move ("e4!?") are part of the import
+        // format; they carry no rules meaning.
+        let text_end = at
+            + word
+                .iter()
+                .rposition(|&c| c != b'!' && c != b'?')
+                .map_or(0, |i| i + 1);
+        if text_end == at {
+            // A lone "!" or "?!" annotation.
+            self.pos = end;
+            return Ok(None);
+        }
+        let Some(text) = self.text(at, text_end) else {
+            return self.err(
+                at,
+                format!("'{}' is not a move (bytes that are not UTF-8)", lossy(word)),
+            );
+        };
+        game.moves.push(MoveToken { text, offset: at });
+        self.pos = end;
+        Ok(None)
+    }
+
+    /// Skips a comment. A comment does not run into the next game: a blank
+    /// line then a tag line inside it means its `}` is missing.
+    fn skip_comment(&mut self) -> Parse<()> {
+        let b = self.bytes;
+        let open = self.pos;
+        // The common case, a comment on one line (`{ [%clk 0:05:00] }`): its
+        // `}` comes before any line end, so no game can start inside it.
+        if let Some(i) = memchr::memchr3(b'}', b'\n', b'\r', &b[open + 1..])
+            && b[open + 1 + i] == b'}'
+        {
+            self.pos = open + 2 + i;
+            return Ok(());
+        }
+        let close = memchr::memchr(b'}', &b[open + 1..]).map(|p| open + 1 + p);
+        let until = close.unwrap_or(b.len());
+        if let (Some(close), None) = (close, boundary::game_start_within(b, open, until)) {
+            self.pos = close + 1;
+            return Ok(());
+        }
+        self.err(open, "unterminated comment: '{' with no closing '}'")
+    }
+
+    /// Skips a variation (nested ones too). It ends, unclosed, at a line
+    /// that begins with `[`: the next game's tags.
+    fn skip_variation(&mut self) -> Parse<()> {
+        let b = self.bytes;
+        let open = self.pos;
+        let mut depth = 0usize;
+        while self.pos < b.len() {
+            match b[self.pos] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos += 1;
+                        return Ok(());
+                    }
+                }
+                b'{' => {
+                    self.skip_comment()?;
+                    continue;
+                }
+                b';' => self.skip_line(),
+                b'[' if boundary::at_line_start(b, self.pos) => break,
+                0 => {
+                    return self.err(
+                        self.pos,
+                        "binary data (a NUL byte): this is not a PGN record",
+                    );
+                }
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        self.err(open, "unterminated variation: '(' with no closing ')'")
+    }
+}
+
+/// The termination marker `word` is, if it is one.
+fn result_text(word: &[u8]) -> Option<&'static str> {
+    Some(match word {
+        b"1-0" => "1-0",
+        b"0-1" => "0-1",
+        b"1/2-1/2" => "1/2-1/2",
+        b"*" => "*",
+        b"2-0" => "2-0",
+        b"0-2" => "0-2",
+        b"1-1" => "1-1",
+        _ => return None,
+    })
+}
