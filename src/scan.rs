@@ -27,7 +27,7 @@ use crate::diag::{LineCursor, Place};
 use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
 use crate::input::walk::{self, Item};
 use crate::output::writing;
-use crate::record::{Encoding, Reader, boundary};
+use crate::record::{Encoding, GameRecord, Reader, boundary};
 use crate::report::scan::{Printer, Row};
 
 mod threads;
@@ -67,6 +67,14 @@ enum Work {
     },
     /// An input that could not be read, or stopped being readable.
     Failed { file: Arc<str>, message: String },
+    /// A plain file's segment that could not be read: the game numbers
+    /// after it cannot be known, so the rest of the file becomes one error
+    /// where the segment's text begins, and no later game of it is reported.
+    Unread {
+        input: usize,
+        file: Arc<str>,
+        message: String,
+    },
     /// A path a walk left out, and why.
     Skipped { file: Arc<str>, message: String },
 }
@@ -120,42 +128,21 @@ fn analyse_chunk_until(
             Ok(rec) => {
                 plies += rec.moves.len();
                 let findings = scan_record(&rec, opts);
-                if findings.is_empty() {
-                    continue;
+                if !findings.is_empty() {
+                    let drawn = if boards {
+                        let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
+                        crate::game::board::record_boards(
+                            &rec,
+                            opts.game_type,
+                            opts.column_rules,
+                            &plies,
+                        )
+                    } else {
+                        Vec::new()
+                    };
+                    place_findings(&rec, games, findings, drawn, &mut cursor, &mut out);
                 }
-                let white = rec.tag("White").unwrap_or("?").to_owned();
-                let black = rec.tag("Black").unwrap_or("?").to_owned();
-                let result = rec
-                    .tag("Result")
-                    .or(rec.result.map(|r| r.text))
-                    .unwrap_or("")
-                    .to_owned();
-                let mut drawn = if boards {
-                    let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
-                    crate::game::board::record_boards(
-                        &rec,
-                        opts.game_type,
-                        opts.column_rules,
-                        &plies,
-                    )
-                } else {
-                    Vec::new()
-                }
-                .into_iter();
-                // Findings come sorted by ply; their offsets are not always
-                // increasing (a result finding points at the end), so the
-                // cursor handles going back.
-                for f in findings {
-                    out.push(Placed {
-                        game: games,
-                        place: cursor.place(f.offset),
-                        white: white.clone(),
-                        black: black.clone(),
-                        result: result.clone(),
-                        board: drawn.next().flatten().map(Box::new),
-                        finding: f,
-                    });
-                }
+                reader.recycle(rec);
             }
         }
     }
@@ -172,6 +159,37 @@ fn analyse_chunk_until(
         lines += skipped.lines;
     }
     (games, plies, lines, out)
+}
+
+/// A game's findings placed in the chunk, each with its board if drawn.
+fn place_findings(
+    rec: &GameRecord<'_>,
+    game: usize,
+    findings: Vec<Finding>,
+    drawn: Vec<Option<crate::game::board::Board>>,
+    cursor: &mut LineCursor<'_>,
+    out: &mut Vec<Placed>,
+) {
+    let white = rec.tag("White").unwrap_or("?");
+    let black = rec.tag("Black").unwrap_or("?");
+    let result = rec
+        .tag("Result")
+        .or(rec.result.map(|r| r.text))
+        .unwrap_or("");
+    let mut drawn = drawn.into_iter();
+    // Findings come sorted by ply; their offsets are not always increasing
+    // (a result finding points at the end), so the cursor handles going back.
+    for f in findings {
+        out.push(Placed {
+            game,
+            place: cursor.place(f.offset),
+            white: white.to_owned(),
+            black: black.to_owned(),
+            result: result.to_owned(),
+            board: drawn.next().flatten().map(Box::new),
+            finding: f,
+        });
+    }
 }
 
 /// A game's parse error.
@@ -250,6 +268,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
             consumed: Arc::clone(&consumed),
             annotate: config.annotate.then_some(config.min_severity),
             boards: config.boards,
+            buffers: Default::default(),
         };
         std::thread::Builder::new()
             .name("scan worker".into())
@@ -311,6 +330,8 @@ struct Order {
     lines_before: u32,
     /// Findings below this are counted, not printed.
     min_severity: Option<Severity>,
+    /// An input with an unread segment: nothing after it is reported.
+    unread: Option<usize>,
 }
 
 impl Order {
@@ -355,47 +376,89 @@ impl Order {
                 printer.input_error(&file, &message, out)
             }
             Work::Skipped { file, message } => printer.input_warning(&file, &message, out),
+            Work::Unread {
+                input,
+                file,
+                message,
+            } => {
+                self.start_input(input);
+                if self.unread == Some(input) {
+                    return Ok(());
+                }
+                self.unread = Some(input);
+                self.summary.failed_inputs += 1;
+                let message = format!(
+                    "{message}: this game and the rest of the file are not read (the \
+                     numbers of the games after it cannot be known)"
+                );
+                // The first game not read, where the text not read begins
+                // (the previous chunk ended at a game start, at a line start).
+                let unread = error_at(1, Place { line: 1, col: 1 }, 0, message);
+                self.findings(&file, 0, vec![unread], printer, out)
+            }
             Work::Chunk {
                 input,
                 file,
                 games,
                 plies,
                 lines,
-                mut findings,
+                findings,
                 text,
             } => {
-                if self.input != Some(input) {
-                    self.input = Some(input);
-                    self.games_before = 0;
-                    self.lines_before = 0;
+                self.start_input(input);
+                if self.unread == Some(input) {
+                    return Ok(());
                 }
-                for p in &mut findings {
-                    p.place.line += self.lines_before;
-                }
-                for p in &findings {
-                    let sev = p.finding.kind.severity();
-                    self.summary.worst = self.summary.worst.max(Some(sev));
-                    *self.summary.by_kind.entry(p.finding.kind).or_default() += 1;
-                    if self.min_severity.is_some_and(|m| sev < m) {
-                        continue;
-                    }
-                    let row = Row {
-                        file: &file,
-                        game: self.games_before + p.game,
-                        placed: p,
-                    };
-                    printer.finding(&row, out)?;
-                }
+                self.findings(&file, lines, findings, printer, out)?;
                 if let Some(t) = text {
                     printer.chunk_text(&t, out)?;
                 }
                 self.games_before += games;
-                self.lines_before += lines;
                 self.summary.games += games;
                 self.summary.plies += plies;
                 Ok(())
             }
         }
+    }
+
+    /// Game numbers and lines run on within one input.
+    fn start_input(&mut self, input: usize) {
+        if self.input != Some(input) {
+            self.input = Some(input);
+            self.games_before = 0;
+            self.lines_before = 0;
+        }
+    }
+
+    /// Counts and prints a chunk's findings (game numbers and lines within
+    /// the chunk), then moves on by its `lines`.
+    fn findings(
+        &mut self,
+        file: &str,
+        lines: u32,
+        mut findings: Vec<Placed>,
+        printer: &mut dyn Printer,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        for p in &mut findings {
+            p.place.line += self.lines_before;
+        }
+        for p in &findings {
+            let sev = p.finding.kind.severity();
+            self.summary.worst = self.summary.worst.max(Some(sev));
+            *self.summary.by_kind.entry(p.finding.kind).or_default() += 1;
+            if self.min_severity.is_some_and(|m| sev < m) {
+                continue;
+            }
+            let row = Row {
+                file,
+                game: self.games_before + p.game,
+                placed: p,
+            };
+            printer.finding(&row, out)?;
+        }
+        self.lines_before += lines;
+        Ok(())
     }
 }
 
@@ -434,3 +497,6 @@ pub fn scan_bytes_as(bytes: &[u8], options: &ScanOptions, encoding: Encoding) ->
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -9,10 +9,16 @@
 //! ([`super::chunks::starts_game_in_window`] answers the same in any
 //! window), so neighbouring chunks meet exactly: no game is read twice or
 //! lost. Reads use `read_at`, so workers share one open file.
+//!
+//! A read that fails (an I/O error, or the file became shorter) fails its
+//! segment's chunk; the game numbers after it cannot be known, so the scan
+//! reports the rest of the file as one error at the place the chunk begins
+//! ([`Ranges::failed_before`] lets workers skip the segments after it).
 
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::chunks::{
     Chunk, LOOK_AHEAD, LOOK_BACK, LineCounter, MAX_GAME, Skipped, first_start_in_window,
@@ -23,13 +29,43 @@ pub const SEGMENT: u64 = super::chunks::CHUNK as u64;
 /// Segments are searched for their first game start in pieces this large.
 const PIECE: u64 = 1 << 14;
 
+/// Positional reads: a file, or (in tests) a file whose reads fail.
+pub trait ReadAt: Send + Sync {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+}
+
+impl ReadAt for File {
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        FileExt::read_exact_at(self, buf, offset)
+    }
+}
+
 /// A regular file, uncompressed, of a fixed length (what was there when the
 /// scan began).
-#[derive(Debug)]
 pub struct Ranges {
-    file: File,
+    file: Box<dyn ReadAt>,
     len: u64,
     segment: u64,
+    /// The first segment whose chunk could not be read (`u64::MAX`: none).
+    failed: AtomicU64,
+}
+
+impl std::fmt::Debug for Ranges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ranges")
+            .field("len", &self.len)
+            .field("segment", &self.segment)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The buffers a worker reads segments into, kept from one segment to the
+/// next: reading again costs no allocation and no zeroing.
+#[derive(Debug, Default)]
+pub struct Buffers {
+    window: Vec<u8>,
+    /// The next chunk's bytes (give a chunk's bytes back here when done).
+    pub bytes: Vec<u8>,
 }
 
 impl Ranges {
@@ -39,11 +75,25 @@ impl Ranges {
 
     /// Segments of `segment` bytes (for tests).
     pub fn with_segment(file: File, len: u64, segment: u64) -> Ranges {
+        Ranges::from_source(Box::new(file), len, segment)
+    }
+
+    /// Segments of `segment` bytes read from any source (for tests that
+    /// make reads fail).
+    pub fn from_source(file: Box<dyn ReadAt>, len: u64, segment: u64) -> Ranges {
         Ranges {
             file,
             len,
             segment: segment.max(1),
+            failed: AtomicU64::new(u64::MAX),
         }
+    }
+
+    /// Whether the chunk of a segment before `k` could not be read: then
+    /// segment `k`'s games are not reported (their numbers are unknown),
+    /// and a worker need not read it.
+    pub fn failed_before(&self, k: u64) -> bool {
+        self.failed.load(Ordering::Relaxed) < k
     }
 
     pub fn len(&self) -> u64 {
@@ -72,7 +122,7 @@ impl Ranges {
 
     fn read(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> io::Result<()> {
         let n = usize::try_from(to - from).map_err(io::Error::other)?;
-        buf.clear();
+        // Only bytes beyond the old length are zeroed: the read overwrites all.
         buf.resize(n, 0);
         self.file.read_exact_at(buf, from).map_err(|e| {
             if e.kind() == io::ErrorKind::UnexpectedEof {
@@ -126,20 +176,36 @@ impl Ranges {
 
     /// The chunk of segment `k`: empty when no game starts in it.
     pub fn chunk(&self, k: u64) -> io::Result<Chunk> {
-        let mut window = Vec::new();
-        let Some(start) = self.first_start(k, &mut window)? else {
-            return Ok(Chunk::default());
+        self.chunk_with(k, &mut Buffers::default())
+    }
+
+    /// [`Ranges::chunk`], read into `buffers` (the chunk takes
+    /// `buffers.bytes`).
+    pub fn chunk_with(&self, k: u64, buffers: &mut Buffers) -> io::Result<Chunk> {
+        let chunk = self.read_chunk(k, &mut buffers.window, std::mem::take(&mut buffers.bytes));
+        if chunk.is_err() {
+            self.failed.fetch_min(k, Ordering::Relaxed);
+        }
+        chunk
+    }
+
+    fn read_chunk(&self, k: u64, window: &mut Vec<u8>, mut bytes: Vec<u8>) -> io::Result<Chunk> {
+        let Some(start) = self.first_start(k, window)? else {
+            bytes.clear();
+            return Ok(Chunk {
+                bytes,
+                too_large: None,
+            });
         };
         let mut end = self.len;
         let mut j = k + 1;
         while j < self.segments() {
-            if let Some(s) = self.first_start(j, &mut window)? {
+            if let Some(s) = self.first_start(j, window)? {
                 end = s;
                 break;
             }
             j += 1;
         }
-        let mut bytes = Vec::new();
         if end - start <= MAX_GAME as u64 {
             self.read(start, end, &mut bytes)?;
             return Ok(Chunk {
@@ -147,7 +213,7 @@ impl Ranges {
                 too_large: None,
             });
         }
-        let last = self.last_start(start, self.bounds(k).1, &mut window)?;
+        let last = self.last_start(start, self.bounds(k).1, window)?;
         if end - last <= MAX_GAME as u64 {
             self.read(start, end, &mut bytes)?;
             return Ok(Chunk {
@@ -158,7 +224,7 @@ impl Ranges {
         self.read(start, last, &mut bytes)?;
         Ok(Chunk {
             bytes,
-            too_large: Some(self.skip(last, end, &mut window)?),
+            too_large: Some(self.skip(last, end, window)?),
         })
     }
 

@@ -9,7 +9,7 @@ use super::{Work, analyse_chunk_until};
 use crate::claims::scan::ScanOptions;
 use crate::input::chunks::{Chunk, Chunker};
 use crate::input::open::{Source, open_source};
-use crate::input::ranges::Ranges;
+use crate::input::ranges::{Buffers, Ranges};
 use crate::input::walk::Item;
 use crate::record::Encoding;
 
@@ -159,10 +159,15 @@ pub(super) struct Worker {
     pub(super) annotate: Option<crate::claims::scan::Severity>,
     /// Each finding's board (the HTML page).
     pub(super) boards: bool,
+    /// Kept from one segment to the next.
+    pub(super) buffers: Buffers,
 }
 
+/// A chunk buffer larger than this (a very long game) is not kept.
+const KEEP: usize = 4 * crate::input::chunks::CHUNK;
+
 impl Worker {
-    pub(super) fn run(self) {
+    pub(super) fn run(mut self) {
         loop {
             let next = match self.tasks.lock() {
                 Ok(rx) => rx.recv(),
@@ -181,7 +186,7 @@ impl Worker {
         }
     }
 
-    fn work(&self, task: Task) -> Work {
+    pub(super) fn work(&mut self, task: Task) -> Work {
         let (input, file, chunk) = match task {
             Task::Chunk { input, file, chunk } => (input, file, chunk),
             Task::Range {
@@ -190,14 +195,29 @@ impl Worker {
                 ranges,
                 segment,
             } => {
-                let chunk = ranges.chunk(segment);
                 self.consumed
                     .fetch_add(ranges.segment_len(segment), Ordering::Relaxed);
-                match chunk {
+                if ranges.failed_before(segment) {
+                    // Not reported (see `Work::Unread`): not read either.
+                    return Work::Chunk {
+                        input,
+                        file,
+                        games: 0,
+                        plies: 0,
+                        lines: 0,
+                        findings: Vec::new(),
+                        text: None,
+                    };
+                }
+                match ranges.chunk_with(segment, &mut self.buffers) {
                     Ok(chunk) => (input, file, chunk),
                     Err(e) => {
                         let message = format!("stopped reading: {e}");
-                        return Work::Failed { file, message };
+                        return Work::Unread {
+                            input,
+                            file,
+                            message,
+                        };
                     }
                 }
             }
@@ -212,6 +232,9 @@ impl Worker {
         let text = self.annotate.map(|min| {
             crate::report::pgn::annotate_chunk(&chunk.bytes, self.encoding, &findings, min)
         });
+        if chunk.bytes.capacity() <= KEEP {
+            self.buffers.bytes = chunk.bytes;
+        }
         Work::Chunk {
             input,
             file,
