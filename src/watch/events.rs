@@ -337,6 +337,9 @@ impl Board {
                 kind: ClaimKind::Any,
                 claimant: None,
                 dead_search,
+                // Asked at every ply in turn, and only while the game has
+                // not ended: the earlier plies were asked already.
+                scope: claims::Scope::OpenBefore,
             }
         }
         let search = cx.options.dead_search;
