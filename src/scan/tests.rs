@@ -46,8 +46,11 @@ impl ReadAt for FailingDisk {
     }
 }
 
+/// What a test sees of a finding: game, line, column, kind, message.
+type Seen = (usize, u32, u32, Kind, String);
+
 #[derive(Default)]
-struct Collect(Vec<(usize, u32, u32, Kind, String)>);
+struct Collect(Vec<Seen>);
 
 impl Printer for Collect {
     fn finding(&mut self, r: &Row<'_>, _: &mut dyn io::Write) -> io::Result<()> {
@@ -64,7 +67,7 @@ impl Printer for Collect {
 }
 
 /// Every segment through a worker and the printer's ordering, in order.
-fn scan_segments(ranges: Ranges) -> (Vec<(usize, u32, u32, Kind, String)>, Summary) {
+fn scan_segments(ranges: Ranges) -> (Vec<Seen>, Summary) {
     let ranges = Arc::new(ranges);
     let (_task_tx, task_rx) = mpsc::channel();
     let (result_tx, _result_rx) = mpsc::channel();
@@ -97,7 +100,7 @@ fn scan_segments(ranges: Ranges) -> (Vec<(usize, u32, u32, Kind, String)>, Summa
 /// The findings before the error are the whole file's, numbered alike; the
 /// error is last, names the first game not read, at that game's first
 /// line, and lies before `bad`.
-fn check(found: &[(usize, u32, u32, Kind, String)], summary: &Summary, bad: u64, why: &str) {
+fn check(found: &[Seen], summary: &Summary, bad: u64, why: &str) {
     let whole = scan_bytes(&games(), &ScanOptions::default());
     assert_eq!(whole.len(), GAMES);
     let (error, before) = found.split_last().expect("an error");

@@ -59,10 +59,7 @@ impl<'a> Reader<'a> {
         let b = self.bytes;
         let mut i = from;
         let mut has_escape = false;
-        loop {
-            let Some(k) = b[i.min(b.len())..].iter().position(|&c| is_value_stop(c)) else {
-                break;
-            };
+        while let Some(k) = b[i.min(b.len())..].iter().position(|&c| is_value_stop(c)) {
             i += k;
             match b[i] {
                 b'"' => return Ok((i, has_escape)),
