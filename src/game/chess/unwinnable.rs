@@ -1,8 +1,8 @@
 //! Can a side still checkmate? Miguel Ambrona's Chess Unwinnability
 //! Analyzer ("A Practical Algorithm for Chess Unwinnability", FUN 2022), as
 //! the crate `chasolver`, behind this one boundary: positions cross it as
-//! FEN (chasolver works on the `chess` crate's `Board`), and helpmate lines
-//! come back as SAN.
+//! the `chess` crate's `Board` (what chasolver works on), built directly
+//! from ours, and helpmate lines come back as SAN.
 //!
 //! Used for dead positions (no sequence of legal moves leads to checkmate
 //! for either side: 9.6 in 2009, 9.7 in 2014, 5.2.2 from 2018), for flag
