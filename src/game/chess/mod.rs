@@ -270,6 +270,29 @@ fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
     }))
 }
 
+/// [`Game::parse_recorded`] for the tokens [`san::quick_parse`] does not
+/// read, and for the errors.
+#[cold]
+#[inline(never)]
+fn parse_recorded_slowly(pos: &Chess, text: &str) -> Result<Move, MoveError> {
+    let owned;
+    let text_for_san = match castling_with_letters(text) {
+        Some(t) => {
+            owned = t;
+            owned.as_str()
+        }
+        None => text,
+    };
+    let san = SanPlus::from_ascii(text_for_san.as_bytes())
+        .map_err(|_| {
+            MoveError::Syntax(format!(
+                "'{text}' is not a move (nor a move number, NAG, comment or result)"
+            ))
+        })?
+        .san;
+    san_to_move(pos, san, text)
+}
+
 impl Game for ChessGame {
     type Position = Chess;
     type Move = Move;
@@ -345,22 +368,14 @@ impl Game for ChessGame {
     }
 
     fn parse_recorded(pos: &Chess, text: &str) -> Result<Move, MoveError> {
-        let owned;
-        let text_for_san = match castling_with_letters(text) {
-            Some(t) => {
-                owned = t;
-                owned.as_str()
-            }
-            None => text,
-        };
-        let san = SanPlus::from_ascii(text_for_san.as_bytes())
-            .map_err(|_| {
-                MoveError::Syntax(format!(
-                    "'{text}' is not a move (nor a move number, NAG, comment or result)"
-                ))
-            })?
-            .san;
-        san_to_move(pos, san, text)
+        // The common shapes, read and resolved without the general parser;
+        // anything else (and every error, to explain it) goes the long way.
+        if let Some(san) = san::quick_parse(text.as_bytes())
+            && let Ok(m) = san::resolve(pos, san)
+        {
+            return Ok(m);
+        }
+        parse_recorded_slowly(pos, text)
     }
 
     fn parse_written(pos: &Chess, text: &str) -> Result<Move, MoveError> {
