@@ -308,7 +308,9 @@ fn quick_parser_agrees_with_shakmaty() {
         }
         check(&t, &mut read);
     }
-    for t in ["O-O", "O-O-O", "O-O+", "O-O-O#", "O-O-O-O", "O-", "Nbxd7+", "exd8=Q#"] {
+    for t in [
+        "O-O", "O-O-O", "O-O+", "O-O-O#", "O-O-O-O", "O-", "Nbxd7+", "exd8=Q#",
+    ] {
         check(t.as_bytes(), &mut read);
     }
     eprintln!("{read} strings read by the quick parser");
