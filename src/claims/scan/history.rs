@@ -104,7 +104,7 @@ impl<P: Clone + PartialEq> History<P> {
                 break;
             }
         }
-        if index % SNAPSHOT == 0 {
+        if index.is_multiple_of(SNAPSHOT) {
             self.snapshots.push(pos.clone());
         }
         let (id, count) = found.unwrap_or((UNSTORED, 1));
