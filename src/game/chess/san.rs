@@ -15,12 +15,12 @@
 //! random positions.
 
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, EnPassantMode, File, Move, Position, Rank, Role, Square,
-    attacks,
+    Bitboard, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square, attacks,
     san::{San, SanError},
 };
 
 /// The move a SAN names in `pos`, as `San::to_move` finds it.
+#[inline]
 pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
     let San::Normal {
         role,
@@ -31,14 +31,14 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
         promotion,
     } = san
     else {
-        return san.to_move(pos);
+        return by_shakmaty(pos, san);
     };
     let us = pos.turn();
     let Some(king) = pos.board().king_of(us) else {
-        return san.to_move(pos);
+        return by_shakmaty(pos, san);
     };
-    if role == Role::Pawn && pos.ep_square(EnPassantMode::Always) == Some(to) {
-        return san.to_move(pos);
+    if role == Role::Pawn && pos.maybe_ep_square() == Some(to) {
+        return by_shakmaty(pos, san);
     }
     let board = pos.board();
     // No normal move lands on its own piece; the capture sign must say
@@ -76,6 +76,13 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
     })
 }
 
+/// Castling, en passant and anything unusual: shakmaty's own resolution.
+#[cold]
+#[inline(never)]
+fn by_shakmaty(pos: &Chess, san: San) -> Result<Move, SanError> {
+    san.to_move(pos)
+}
+
 /// The SAN of the commonest token shapes, read without shakmaty's general
 /// parser: a pawn push (`e4`), a pawn capture (`exd5`), a piece move with
 /// or without a capture and one disambiguating file or rank (`Nf3`,
@@ -85,6 +92,7 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
 /// "not SAN": the caller then asks shakmaty. Whatever this returns,
 /// `SanPlus::from_ascii` returns too (`tests/san_resolver.rs` checks every
 /// short string).
+#[inline]
 pub fn quick_parse(text: &[u8]) -> Option<San> {
     let b = match text {
         [rest @ .., b'+' | b'#'] => rest,
