@@ -2,21 +2,23 @@
 //!
 //! Each ply costs one 16-byte entry: its hash, how many times its position
 //! had stood, and which stored copy of the position it is. A position is
-//! stored only once a later hash matches it, rebuilt by replaying at most
-//! [`SNAPSHOT`] moves from a snapshot (one full position every `SNAPSHOT`
-//! plies); a position stored once serves however often it recurs, so a
-//! million plies of shuffling pieces hold a handful of positions. Every
-//! hash match is confirmed by comparing positions, so a hash collision can
-//! never make a repetition; and since equal positions share one stored
-//! copy, two entries are the same position exactly when they name the
-//! same copy (an entry that names none has not recurred).
+//! stored when a later hash matches it, rebuilt by replaying fewer than
+//! [`SNAPSHOT`] moves from the entry before it that is a multiple of
+//! `SNAPSHOT` (whose position is always stored, as a snapshot); a position
+//! stored once serves however often it recurs, so a million plies of
+//! shuffling pieces hold a handful of positions. Every hash match is
+//! confirmed by comparing positions, so a hash collision can never make a
+//! repetition; and since equal positions share one stored copy, two
+//! entries are the same position exactly when they name the same copy (an
+//! entry that names none is the only one of its position).
 
-/// Plies between two snapshots: at most this many moves are replayed to
-/// rebuild a position, and a snapshot is copied once per this many plies.
+/// Plies between two snapshots: fewer moves than this are replayed to
+/// rebuild a position, and a position is copied at most once per this many
+/// plies unless it recurs.
 const SNAPSHOT: usize = 32;
 
-/// An entry whose position is not stored: it has stood once, and no later
-/// position has matched its hash.
+/// An entry whose position is not stored: it has stood once, no later
+/// position has matched its hash, and it is not a snapshot.
 const UNSTORED: u32 = u32::MAX;
 
 /// One ply of the history.
@@ -33,9 +35,8 @@ pub(super) struct History<P> {
     entries: Vec<Entry>,
     /// The ply of the first entry.
     first_ply: usize,
-    /// The position of every `SNAPSHOT`-th entry.
-    snapshots: Vec<P>,
-    /// The distinct positions that have recurred (or collided), each once.
+    /// The stored positions, each once: those that recurred (or whose
+    /// hash collided) and the snapshots.
     positions: Vec<P>,
     /// Some entry of this parity (index % 2) has stood twice or more.
     repeated: [bool; 2],
@@ -46,7 +47,6 @@ impl<P: Clone + PartialEq> History<P> {
         History {
             entries: Vec::with_capacity(64),
             first_ply: 0,
-            snapshots: Vec::new(),
             positions: Vec::new(),
             repeated: [false, false],
         }
@@ -55,7 +55,6 @@ impl<P: Clone + PartialEq> History<P> {
     /// Forgets every position; the next one pushed is that of `ply`.
     pub(super) fn clear(&mut self, ply: usize) {
         self.entries.clear();
-        self.snapshots.clear();
         self.positions.clear();
         self.first_ply = ply;
         self.repeated = [false, false];
@@ -104,10 +103,13 @@ impl<P: Clone + PartialEq> History<P> {
                 break;
             }
         }
-        if index.is_multiple_of(SNAPSHOT) {
-            self.snapshots.push(pos.clone());
-        }
-        let (id, count) = found.unwrap_or((UNSTORED, 1));
+        let (id, count) = found.unwrap_or_else(|| {
+            if index.is_multiple_of(SNAPSHOT) {
+                (self.store(pos.clone()), 1)
+            } else {
+                (UNSTORED, 1)
+            }
+        });
         if count >= 2 {
             self.repeated[parity] = true;
         }
@@ -118,13 +120,17 @@ impl<P: Clone + PartialEq> History<P> {
     /// The position of entry `i`, stored now if it was not.
     fn stored(&mut self, i: usize, replay: &impl Fn(&P, usize, usize) -> P) -> &P {
         if self.entries[i].id == UNSTORED {
-            let snapshot = i / SNAPSHOT;
-            let from = self.first_ply + snapshot * SNAPSHOT;
-            let pos = replay(&self.snapshots[snapshot], from, self.first_ply + i);
-            self.positions.push(pos);
-            self.entries[i].id = id_of(self.positions.len() - 1);
+            let s = i - i % SNAPSHOT;
+            let snapshot = &self.positions[self.entries[s].id as usize];
+            let pos = replay(snapshot, self.first_ply + s, self.first_ply + i);
+            self.entries[i].id = self.store(pos);
         }
         &self.positions[self.entries[i].id as usize]
+    }
+
+    fn store(&mut self, pos: P) -> u32 {
+        self.positions.push(pos);
+        id_of(self.positions.len() - 1)
     }
 
     /// fide-2014: the position stood at the last `need` consecutive
@@ -195,7 +201,8 @@ mod tests {
             let count = h.push(u64::from(p) * 7919, &p, replay);
             assert_eq!(count as usize, (ply - 5) / 40 + 1, "ply {ply}");
         }
-        assert_eq!(replayed.get(), 40);
+        // Plies 5 and 37 are snapshots, stored as they stand.
+        assert_eq!(replayed.get(), 38);
         assert_eq!(h.positions.len(), 40);
     }
 
