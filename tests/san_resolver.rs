@@ -267,3 +267,52 @@ fn resolver_agrees_with_shakmaty_on_random_positions() {
     eprintln!("{compared} SAN compared ({strings} random strings)");
     assert!(compared > 2_000_000, "too few compared: {compared}");
 }
+
+/// Every string of up to four characters over the SAN alphabet (and a few
+/// strangers), and two million longer ones: whatever the quick parser
+/// reads, shakmaty's parser reads the same.
+#[test]
+fn quick_parser_agrees_with_shakmaty() {
+    use verify_claim::game::chess::san::quick_parse;
+    const ALPHABET: &[u8] = b"abcdefgh12345678NBRQKPOx=+#-0@Zqnkp9i ";
+    let check = |t: &[u8], read: &mut u64| {
+        if let Some(quick) = quick_parse(t) {
+            *read += 1;
+            let full = shakmaty::san::SanPlus::from_ascii(t).ok().map(|s| s.san);
+            assert_eq!(Some(quick), full, "{:?}", String::from_utf8_lossy(t));
+        }
+    };
+    let mut read = 0u64;
+    let n = ALPHABET.len();
+    for len in 1..=4u32 {
+        for mut i in 0..n.pow(len) {
+            let mut t = Vec::new();
+            for _ in 0..len {
+                t.push(ALPHABET[i % n]);
+                i /= n;
+            }
+            check(&t, &mut read);
+        }
+    }
+    // Longer: built from SAN-like pieces so that many of them parse.
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for _ in 0..2_000_000 {
+        let mut t = random_token(&mut rng).into_bytes();
+        match rng.below(4) {
+            0 => t.push(b"+#x=Q"[rng.below(5) as usize]),
+            1 => {
+                let at = rng.below(t.len() as u64 + 1) as usize;
+                t.insert(at, ALPHABET[rng.below(n as u64) as usize]);
+            }
+            _ => {}
+        }
+        check(&t, &mut read);
+    }
+    for t in [
+        "O-O", "O-O-O", "O-O+", "O-O-O#", "O-O-O-O", "O-", "Nbxd7+", "exd8=Q#",
+    ] {
+        check(t.as_bytes(), &mut read);
+    }
+    eprintln!("{read} strings read by the quick parser");
+    assert!(read > 100_000, "{read}");
+}

@@ -216,8 +216,7 @@ pub fn scan_game<G: Game>(
     let mut pos = start.clone();
     let mut hash = G::hash(&pos);
     let mut scan = Scan::<G>::new(rules, &pos, hash);
-    // The moves, to find the first dead ply afterwards by replaying.
-    let mut moves: Vec<G::Move> = Vec::with_capacity(n);
+    scan.moves.reserve_exact(n);
     let mut final_has_moves = false;
     for p in 0..=n {
         let ply = Ply::at::<G>(record, &pos, p);
@@ -231,10 +230,10 @@ pub fn scan_game<G: Game>(
             Ok(m) => m,
             Err(e) => return vec![move_error::<G>(&pos, p, tok.offset, tok.text, e)],
         };
-        hash = scan.play(&mut pos, &m, hash);
-        moves.push(m);
+        hash = scan.play(&mut pos, m, hash);
     }
     if final_has_moves {
+        let moves = std::mem::take(&mut scan.moves);
         dead_position::<G>(record, opts, &start, &moves, &pos, &mut scan);
     }
     let Scan {

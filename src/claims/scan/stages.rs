@@ -56,6 +56,9 @@ pub(super) struct Scan<'a, G: Game> {
     pub rules: &'a Rulebook,
     pub out: Vec<Finding>,
     pub hist: History<G::Position>,
+    /// The moves played so far (the history replays them to rebuild a
+    /// position; the dead-position search replays them too).
+    pub moves: Vec<G::Move>,
     /// Times the current position has stood.
     reps: u32,
     /// The last move changed what the move-count rule counts (material).
@@ -74,11 +77,12 @@ pub(super) struct Scan<'a, G: Game> {
 impl<'a, G: Game> Scan<'a, G> {
     pub(super) fn new(rules: &'a Rulebook, start: &G::Position, hash: u64) -> Scan<'a, G> {
         let mut hist = History::new();
-        let reps = hist.push(hash, start);
+        let reps = hist.push(hash, start, |_, _, _| unreachable!("nothing to match"));
         Scan {
             rules,
             out: Vec::new(),
             hist,
+            moves: Vec::new(),
             reps,
             check_material: true,
             end: None,
@@ -109,55 +113,82 @@ impl<'a, G: Game> Scan<'a, G> {
     }
 
     /// Plays the next (legal) move and records the position reached.
-    pub(super) fn play(&mut self, pos: &mut G::Position, m: &G::Move, hash: u64) -> u64 {
-        let irreversible = G::is_irreversible(pos, m);
-        self.check_material = G::resets_count(pos, m);
-        let hash = G::play(pos, m, hash);
+    pub(super) fn play(&mut self, pos: &mut G::Position, m: G::Move, hash: u64) -> u64 {
+        let irreversible = G::is_irreversible(pos, &m);
+        self.check_material = G::resets_count(pos, &m);
+        let hash = G::play(pos, &m, hash);
+        self.moves.push(m);
+        let ply = self.moves.len();
         if irreversible {
-            self.hist.clear();
+            self.hist.clear(ply);
         }
-        self.reps = self.hist.push(hash, pos);
+        let moves = &self.moves;
+        self.reps = self.hist.push(hash, pos, |snapshot, from, to| {
+            let mut p = snapshot.clone();
+            for m in &moves[from..to] {
+                G::play(&mut p, m, 0);
+            }
+            p
+        });
         hash
     }
 
-    fn set_end(&mut self, ply: usize, kind: Kind, result: &'static str) {
+    /// A finding that ends the game here (unless it ended earlier).
+    fn end_with(&mut self, finding: Finding, result: &'static str) {
         if self.end.is_none() {
-            self.end = Some(End { ply, kind, result });
+            self.end = Some(End {
+                ply: finding.ply,
+                kind: finding.kind,
+                result,
+            });
         }
+        self.out.push(finding);
     }
 
     /// Threefold repetition (9.2): on the board, or with a written move
     /// that makes a position stand a third time. Returns whether a claim
     /// is possible here.
     fn threefold(&mut self, pos: &G::Position, ply: &Ply) -> bool {
-        let (side, rules) = (ply.side, self.rules);
-        if self.reps >= 3 && ply.has_moves {
+        if !ply.has_moves {
+            return false;
+        }
+        if self.reps >= 3 {
             if !self.threefold_done {
-                self.threefold_done = true;
-                let message = format!(
-                    "{} can claim a draw: the position has stood {} times ({})",
-                    side.title(),
-                    self.reps,
-                    rules.repetition.board
-                );
-                self.out.push(info(
-                    Kind::ThreefoldClaimable,
-                    ply.p,
-                    ply.offset,
-                    Some(side),
-                    None,
-                    message,
-                ));
+                self.threefold_on_board(ply);
             }
             return true;
         }
-        let parity = self.hist.parity();
-        if !(ply.has_moves && self.hist.repeated(parity) && (!self.threefold_done || ply.is_final))
-        {
-            return false;
-        }
         // Some position with the opponent to move has stood twice: a
         // written move might reach it a third time.
+        let parity = self.hist.parity();
+        if !(self.hist.repeated(parity) && (!self.threefold_done || ply.is_final)) {
+            return false;
+        }
+        self.threefold_written(pos, ply, parity)
+    }
+
+    #[cold]
+    fn threefold_on_board(&mut self, ply: &Ply) {
+        self.threefold_done = true;
+        let message = format!(
+            "{} can claim a draw: the position has stood {} times ({})",
+            ply.side.title(),
+            self.reps,
+            self.rules.repetition.board
+        );
+        self.out.push(info(
+            Kind::ThreefoldClaimable,
+            ply.p,
+            ply.offset,
+            Some(ply.side),
+            None,
+            message,
+        ));
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn threefold_written(&mut self, pos: &G::Position, ply: &Ply, parity: usize) -> bool {
         let Some(m) = self
             .hist
             .twice_stood(parity)
@@ -167,6 +198,7 @@ impl<'a, G: Game> Scan<'a, G> {
         };
         if !self.threefold_done {
             self.threefold_done = true;
+            let (side, rules) = (ply.side, self.rules);
             let san = G::notation(pos, &m);
             let message = format!(
                 "{} can claim a draw by writing {san}: the position after it will have stood 3 times ({})",
@@ -189,35 +221,57 @@ impl<'a, G: Game> Scan<'a, G> {
     /// or with a written move that completes the count. Returns whether a
     /// claim is possible here.
     fn move_count(&mut self, pos: &G::Position, ply: &Ply) -> bool {
-        let (side, rules, kind) = (ply.side, self.rules, self.count_kind);
-        let what = if kind == Kind::FiftyMoveClaimable {
-            "a pawn move or a capture"
-        } else {
-            "a change of material"
-        };
-        if ply.has_moves && ply.clock >= rules.count_plies {
+        let rules = self.rules;
+        if !ply.has_moves || ply.clock.saturating_add(1) < rules.count_plies {
+            return false;
+        }
+        if ply.clock >= rules.count_plies {
             if !self.count_done {
-                self.count_done = true;
-                let message = format!(
-                    "{} can claim a draw: {} plies without {what} ({})",
-                    side.title(),
-                    ply.clock,
-                    rules.count.board
-                );
-                self.out
-                    .push(info(kind, ply.p, ply.offset, Some(side), None, message));
+                self.move_count_on_board(ply);
             }
             return true;
         }
         let Some(article) = rules.count.written else {
             return false;
         };
-        if !(ply.has_moves
-            && ply.clock + 1 == rules.count_plies
-            && (!self.count_done || ply.is_final))
-        {
+        if self.count_done && !ply.is_final {
             return false;
         }
+        self.move_count_written(pos, ply, article)
+    }
+
+    /// What the move-count rule counts plies without.
+    fn count_what(&self) -> &'static str {
+        if self.count_kind == Kind::FiftyMoveClaimable {
+            "a pawn move or a capture"
+        } else {
+            "a change of material"
+        }
+    }
+
+    #[cold]
+    fn move_count_on_board(&mut self, ply: &Ply) {
+        self.count_done = true;
+        let message = format!(
+            "{} can claim a draw: {} plies without {} ({})",
+            ply.side.title(),
+            ply.clock,
+            self.count_what(),
+            self.rules.count.board
+        );
+        self.out.push(info(
+            self.count_kind,
+            ply.p,
+            ply.offset,
+            Some(ply.side),
+            None,
+            message,
+        ));
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn move_count_written(&mut self, pos: &G::Position, ply: &Ply, article: &str) -> bool {
         let Some(m) = G::legal_moves(pos)
             .into_iter()
             .find(|m| !G::resets_count(pos, m))
@@ -226,14 +280,16 @@ impl<'a, G: Game> Scan<'a, G> {
         };
         if !self.count_done {
             self.count_done = true;
+            let side = ply.side;
             let san = G::notation(pos, &m);
             let message = format!(
-                "{} can claim a draw by writing {san}: it completes {} plies without {what} ({article})",
+                "{} can claim a draw by writing {san}: it completes {} plies without {} ({article})",
                 side.title(),
-                rules.count_plies,
+                self.rules.count_plies,
+                self.count_what(),
             );
             self.out.push(info(
-                kind,
+                self.count_kind,
                 ply.p,
                 ply.offset,
                 Some(side),
@@ -255,15 +311,15 @@ impl<'a, G: Game> Scan<'a, G> {
             "neither side can checkmate with the material left: the game is drawn ({})",
             self.rules.ending_article(Ending::InsufficientMaterial)
         );
-        self.out.push(info(
+        let finding = info(
             Kind::InsufficientMaterial,
             ply.p,
             ply.offset,
             None,
             None,
             message,
-        ));
-        self.set_end(ply.p, Kind::InsufficientMaterial, "1/2-1/2");
+        );
+        self.end_with(finding, "1/2-1/2");
     }
 
     /// The draws the arbiter declares without a claim (fivefold repetition,
@@ -272,50 +328,65 @@ impl<'a, G: Game> Scan<'a, G> {
         let Some(a) = self.rules.automatic.as_ref() else {
             return;
         };
+        if !ply.has_moves {
+            return;
+        }
         let five = if a.consecutive {
             self.hist.consecutive(a.repetitions)
         } else {
             self.reps >= a.repetitions
         };
-        if five && ply.has_moves {
-            if !self.fivefold_done {
-                self.fivefold_done = true;
-                let message = format!(
-                    "the position has stood {} times: the game is drawn ({})",
-                    if a.consecutive {
-                        a.repetitions
-                    } else {
-                        self.reps
-                    },
-                    a.repetition_article
-                );
-                self.out.push(info(
-                    Kind::FivefoldRepetition,
-                    ply.p,
-                    ply.offset,
-                    None,
-                    None,
-                    message,
-                ));
-            }
-            self.set_end(ply.p, Kind::FivefoldRepetition, "1/2-1/2");
+        if five {
+            self.fivefold(ply, a);
         }
-        if ply.clock >= a.count_plies && ply.has_moves && !self.seventy_five_done {
-            self.seventy_five_done = true;
-            let message = format!(
-                "{} plies without a pawn move or a capture: the game is drawn ({})",
-                ply.clock, a.count_article
-            );
-            self.out.push(info(
-                Kind::SeventyFiveMove,
-                ply.p,
-                ply.offset,
-                None,
-                None,
-                message,
-            ));
-            self.set_end(ply.p, Kind::SeventyFiveMove, "1/2-1/2");
+        if ply.clock >= a.count_plies && !self.seventy_five_done {
+            self.seventy_five(ply, a);
         }
+    }
+
+    #[cold]
+    fn fivefold(&mut self, ply: &Ply, a: &crate::laws::AutomaticDraws) {
+        if self.fivefold_done {
+            // Reported once, and the game ended then.
+            return;
+        }
+        self.fivefold_done = true;
+        let times = if a.consecutive {
+            a.repetitions
+        } else {
+            self.reps
+        };
+        let message = format!(
+            "the position has stood {times} times: the game is drawn ({})",
+            a.repetition_article
+        );
+        let finding = info(
+            Kind::FivefoldRepetition,
+            ply.p,
+            ply.offset,
+            None,
+            None,
+            message,
+        );
+        self.end_with(finding, "1/2-1/2");
+    }
+
+    #[cold]
+    fn seventy_five(&mut self, ply: &Ply, a: &crate::laws::AutomaticDraws) {
+        self.seventy_five_done = true;
+        let message = format!(
+            "{} plies without a pawn move or a capture: the game is drawn ({})",
+            ply.clock, a.count_article
+        );
+        let finding = info(
+            Kind::SeventyFiveMove,
+            ply.p,
+            ply.offset,
+            None,
+            None,
+            message,
+        );
+        self.end_with(finding, "1/2-1/2");
     }
 
     /// The final position: checkmate, stalemate, or (draughts) no move.
@@ -346,8 +417,7 @@ impl<'a, G: Game> Scan<'a, G> {
             // Reported by its own stage, when the material changes.
             Ending::InsufficientMaterial => return,
         };
-        self.out
-            .push(info(kind, ply.p, ply.offset, Some(side), None, message));
-        self.set_end(ply.p, kind, result);
+        let finding = info(kind, ply.p, ply.offset, Some(side), None, message);
+        self.end_with(finding, result);
     }
 }

@@ -1,12 +1,11 @@
 //! The Zobrist hash of a chess position, kept up to date move by move.
 //!
-//! shakmaty updates the hash itself for most moves but gives up (returns
-//! `None`) on king moves, castling, double pushes, en passant and any move
-//! touching a castling right, about a quarter of all plies. Those are
-//! updated here from shakmaty's own tables: the pieces that left and
-//! arrived, the castling rights and the legal en passant file before and
-//! after. The result is always the full hash in `EnPassantMode::Legal`;
-//! a test checks that on every ply of the corpus.
+//! Every move is updated here from shakmaty's own tables (shakmaty's
+//! `update_zobrist_hash` gives up on a quarter of all plies and checks
+//! more than it needs): the pieces that left and arrived, the castling
+//! rights and the legal en passant file before and after. The result is
+//! always the full hash in `EnPassantMode::Legal`; a test checks that on
+//! every ply of the corpus.
 
 use shakmaty::{
     CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
@@ -19,21 +18,35 @@ pub fn full(pos: &Chess) -> u64 {
 }
 
 /// Plays the legal move `m` and returns the new position's hash, given the
-/// hash of `pos` before it.
+/// hash of `pos` before it. Every move is a delta: the side to move, the
+/// pieces that left and arrived, the castling rights only when they
+/// changed, and the en passant file only around a double push (the only
+/// time a position has an en passant square at all).
 pub fn play(pos: &mut Chess, m: Move, hash: u64) -> u64 {
-    if let Some(h) = pos.update_zobrist_hash(Zobrist64(hash), m, EnPassantMode::Legal) {
-        pos.play_unchecked(m);
-        return h.0;
-    }
     let us = pos.turn();
     let Some(pieces) = pieces_delta(us, m) else {
         pos.play_unchecked(m);
         return full(pos);
     };
-    let before = rights_and_ep(pos);
+    let mut h = Zobrist64(hash) ^ Zobrist64::zobrist_for_white_turn() ^ pieces;
+    if pos.maybe_ep_square().is_some() {
+        h ^= en_passant(pos);
+    }
+    let castles = pos
+        .castles()
+        .castling_rights()
+        .any()
+        .then(|| pos.castles().clone());
     pos.play_unchecked(m);
-    let after = rights_and_ep(pos);
-    (Zobrist64(hash) ^ Zobrist64::zobrist_for_white_turn() ^ pieces ^ before ^ after).0
+    if let Some(before) = castles
+        && before.castling_rights() != pos.castles().castling_rights()
+    {
+        h ^= castling(&before) ^ castling(pos.castles());
+    }
+    if pos.maybe_ep_square().is_some() {
+        h ^= en_passant(pos);
+    }
+    h.0
 }
 
 /// The pieces that leave and arrive with `m`, played by `us`.
@@ -69,10 +82,9 @@ fn pieces_delta(us: Color, m: Move) -> Option<Zobrist64> {
     })
 }
 
-/// The part of the hash for castling rights and the legal en passant file.
-fn rights_and_ep(pos: &Chess) -> Zobrist64 {
+/// The part of the hash for the castling rights.
+fn castling(castles: &shakmaty::Castles) -> Zobrist64 {
     let mut h = Zobrist64::default();
-    let castles = pos.castles();
     for color in Color::ALL {
         for side in CastlingSide::ALL {
             if castles.has(color, side) {
@@ -80,12 +92,15 @@ fn rights_and_ep(pos: &Chess) -> Zobrist64 {
             }
         }
     }
-    if pos.maybe_ep_square().is_some()
-        && let Some(sq) = pos.ep_square(EnPassantMode::Legal)
-    {
-        h ^= Zobrist64::zobrist_for_en_passant_file(sq.file());
-    }
     h
+}
+
+/// The part of the hash for the legal en passant file.
+fn en_passant(pos: &Chess) -> Zobrist64 {
+    match pos.ep_square(EnPassantMode::Legal) {
+        Some(sq) => Zobrist64::zobrist_for_en_passant_file(sq.file()),
+        None => Zobrist64::default(),
+    }
 }
 
 #[cfg(test)]

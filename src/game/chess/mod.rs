@@ -16,7 +16,7 @@
 //! ```
 
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
+    Chess, Color, EnPassantMode, Move, Position, Role, Square,
     fen::Fen,
     san::{San, SanError, SanPlus},
 };
@@ -25,9 +25,11 @@ mod castling960;
 mod explain;
 pub mod hash;
 pub mod san;
+mod start;
 pub mod unwinnable;
 mod written;
 use explain::{explain_ambiguous, explain_illegal};
+pub use start::{Start, start_position};
 use written::{capitalised, capture_slip, parse_written_strict, with_hint};
 
 use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};
@@ -35,102 +37,6 @@ use crate::record::GameRecord;
 
 /// Chess under the FIDE Laws, implemented with shakmaty.
 pub struct ChessGame;
-
-/// How a chess record starts.
-#[derive(Clone, Debug)]
-pub struct Start {
-    pub position: Chess,
-    /// Chess960 (by the Variant tag, or by castling rights in the FEN).
-    pub chess960: bool,
-    /// The game starts from a FEN tag, not the standard position.
-    pub from_fen: bool,
-}
-
-/// The start position of a record, from its `Variant`, `SetUp` and `FEN`
-/// tags. Errors carry the offset of the tag at fault.
-pub fn start_position(record: &GameRecord<'_>) -> Result<Start, (usize, String)> {
-    let mut chess960 = false;
-    if let Some(tag) = record.tag_entry("Variant") {
-        let v = tag.value.trim().to_ascii_lowercase();
-        match v.as_str() {
-            "" | "standard" | "chess" | "normal" | "from position" | "fromposition" => {}
-            "chess960"
-            | "chess 960"
-            | "960"
-            | "fischerandom"
-            | "fischer random"
-            | "fischer random chess"
-            | "frc"
-            | "chess960 (fischerandom)" => chess960 = true,
-            _ => {
-                return Err((
-                    tag.offset,
-                    format!(
-                        "variant '{}' is not chess under the FIDE Laws; verify-claim decides chess (standard and Chess960) and column draughts only",
-                        tag.value
-                    ),
-                ));
-            }
-        }
-    }
-    let Some(fen_tag) = record.tag_entry("FEN") else {
-        if chess960 {
-            return Err((
-                record.offset,
-                "a Chess960 game needs a FEN tag with its start position".to_owned(),
-            ));
-        }
-        return Ok(Start {
-            position: Chess::default(),
-            chess960: false,
-            from_fen: false,
-        });
-    };
-    let text = fen_tag.value.trim();
-    let fen = Fen::from_ascii(text.as_bytes())
-        .map_err(|e| (fen_tag.offset, format!("bad FEN \"{text}\": {e}")))?;
-    // Castling rights written as files (Shredder-FEN) or naming a rook that
-    // is not the outermost mark a Chess960 game.
-    if let Some(castling) = text.split_ascii_whitespace().nth(2)
-        && castling
-            .chars()
-            .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c))
-    {
-        chess960 = true;
-    }
-    let position: Chess = fen
-        .into_position(CastlingMode::Chess960)
-        .map_err(|e| (fen_tag.offset, format!("bad FEN \"{text}\": {e}")))?;
-    if !chess960 && is_chess960_castling(&position) {
-        chess960 = true;
-    }
-    Ok(Start {
-        position,
-        chess960,
-        from_fen: true,
-    })
-}
-
-/// Castling rights with the king or a rook off its standard square.
-fn is_chess960_castling(pos: &Chess) -> bool {
-    let castles = pos.castles();
-    for color in Color::ALL {
-        for side in CastlingSide::ALL {
-            if let Some(rook) = castles.rook(color, side) {
-                let (king_sq, rook_sq) = match (color, side) {
-                    (Color::White, CastlingSide::KingSide) => (Square::E1, Square::H1),
-                    (Color::White, CastlingSide::QueenSide) => (Square::E1, Square::A1),
-                    (Color::Black, CastlingSide::KingSide) => (Square::E8, Square::H8),
-                    (Color::Black, CastlingSide::QueenSide) => (Square::E8, Square::A8),
-                };
-                if rook != rook_sq || pos.board().king_of(color) != Some(king_sq) {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
 
 fn side(c: Color) -> Side {
     match c {
@@ -270,6 +176,29 @@ fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
     }))
 }
 
+/// [`Game::parse_recorded`] for the tokens [`san::quick_parse`] does not
+/// read, and for the errors.
+#[cold]
+#[inline(never)]
+fn parse_recorded_slowly(pos: &Chess, text: &str) -> Result<Move, MoveError> {
+    let owned;
+    let text_for_san = match castling_with_letters(text) {
+        Some(t) => {
+            owned = t;
+            owned.as_str()
+        }
+        None => text,
+    };
+    let san = SanPlus::from_ascii(text_for_san.as_bytes())
+        .map_err(|_| {
+            MoveError::Syntax(format!(
+                "'{text}' is not a move (nor a move number, NAG, comment or result)"
+            ))
+        })?
+        .san;
+    san_to_move(pos, san, text)
+}
+
 impl Game for ChessGame {
     type Position = Chess;
     type Move = Move;
@@ -345,22 +274,14 @@ impl Game for ChessGame {
     }
 
     fn parse_recorded(pos: &Chess, text: &str) -> Result<Move, MoveError> {
-        let owned;
-        let text_for_san = match castling_with_letters(text) {
-            Some(t) => {
-                owned = t;
-                owned.as_str()
-            }
-            None => text,
-        };
-        let san = SanPlus::from_ascii(text_for_san.as_bytes())
-            .map_err(|_| {
-                MoveError::Syntax(format!(
-                    "'{text}' is not a move (nor a move number, NAG, comment or result)"
-                ))
-            })?
-            .san;
-        san_to_move(pos, san, text)
+        // The common shapes, read and resolved without the general parser;
+        // anything else (and every error, to explain it) goes the long way.
+        if let Some(san) = san::quick_parse(text.as_bytes())
+            && let Ok(m) = san::resolve(pos, san)
+        {
+            return Ok(m);
+        }
+        parse_recorded_slowly(pos, text)
     }
 
     fn parse_written(pos: &Chess, text: &str) -> Result<Move, MoveError> {
@@ -497,6 +418,7 @@ impl Game for ChessGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {
         Fen::from_ascii(fen.as_bytes())

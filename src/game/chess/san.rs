@@ -15,11 +15,12 @@
 //! random positions.
 
 use shakmaty::{
-    Bitboard, Chess, Color, EnPassantMode, Move, Position, Rank, Role, Square, attacks,
+    Bitboard, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square, attacks,
     san::{San, SanError},
 };
 
 /// The move a SAN names in `pos`, as `San::to_move` finds it.
+#[inline]
 pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
     let San::Normal {
         role,
@@ -30,14 +31,14 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
         promotion,
     } = san
     else {
-        return san.to_move(pos);
+        return by_shakmaty(pos, san);
     };
     let us = pos.turn();
     let Some(king) = pos.board().king_of(us) else {
-        return san.to_move(pos);
+        return by_shakmaty(pos, san);
     };
-    if role == Role::Pawn && pos.ep_square(EnPassantMode::Always) == Some(to) {
-        return san.to_move(pos);
+    if role == Role::Pawn && pos.maybe_ep_square() == Some(to) {
+        return by_shakmaty(pos, san);
     }
     let board = pos.board();
     // No normal move lands on its own piece; the capture sign must say
@@ -73,6 +74,109 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
         to,
         promotion,
     })
+}
+
+/// Castling, en passant and anything unusual: shakmaty's own resolution.
+#[cold]
+#[inline(never)]
+fn by_shakmaty(pos: &Chess, san: San) -> Result<Move, SanError> {
+    san.to_move(pos)
+}
+
+/// The SAN of the commonest token shapes, read without shakmaty's general
+/// parser: a pawn push (`e4`), a pawn capture (`exd5`), a piece move with
+/// or without a capture and one disambiguating file or rank (`Nf3`,
+/// `Rxe1`, `Nbd7`, `R1xe2`), a promotion (`e8=Q`, `bxa1=N`), castling
+/// (`O-O`, `O-O-O`), each with an
+/// optional `+` or `#`. `None` means "not one of these shapes", never
+/// "not SAN": the caller then asks shakmaty. Whatever this returns,
+/// `SanPlus::from_ascii` returns too (`tests/san_resolver.rs` checks every
+/// short string).
+#[inline]
+pub fn quick_parse(text: &[u8]) -> Option<San> {
+    let b = match text {
+        [rest @ .., b'+' | b'#'] => rest,
+        _ => text,
+    };
+    let normal = |role, file, rank, capture, to, promotion| San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    };
+    Some(match *b {
+        [b'O', b'-', b'O'] => San::Castle(CastlingSide::KingSide),
+        [b'O', b'-', b'O', b'-', b'O'] => San::Castle(CastlingSide::QueenSide),
+        [f, r] => normal(Role::Pawn, None, None, false, square(f, r)?, None),
+        [p, f, r] => normal(piece(p)?, None, None, false, square(f, r)?, None),
+        [p, b'x', f, r] => match piece(p) {
+            Some(role) => normal(role, None, None, true, square(f, r)?, None),
+            None => normal(Role::Pawn, Some(file(p)?), None, true, square(f, r)?, None),
+        },
+        [p, d, f, r] if p.is_ascii_uppercase() => {
+            let (file, rank) = disambiguation(d)?;
+            normal(piece(p)?, file, rank, false, square(f, r)?, None)
+        }
+        [p, d, b'x', f, r] => {
+            let (file, rank) = disambiguation(d)?;
+            normal(piece(p)?, file, rank, true, square(f, r)?, None)
+        }
+        [f, r, b'=', q] => normal(Role::Pawn, None, None, false, square(f, r)?, promoted(q)?),
+        [p, b'x', f, r, b'=', q] => normal(
+            Role::Pawn,
+            Some(file(p)?),
+            None,
+            true,
+            square(f, r)?,
+            promoted(q)?,
+        ),
+        _ => return None,
+    })
+}
+
+/// A piece letter (not `P`: shakmaty reads `Pe4` too, but it is rare).
+fn piece(c: u8) -> Option<Role> {
+    match c {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    }
+}
+
+fn file(c: u8) -> Option<File> {
+    (b'a'..=b'h')
+        .contains(&c)
+        .then(|| File::new(u32::from(c - b'a')))
+}
+
+fn rank(c: u8) -> Option<Rank> {
+    (b'1'..=b'8')
+        .contains(&c)
+        .then(|| Rank::new(u32::from(c - b'1')))
+}
+
+fn square(f: u8, r: u8) -> Option<Square> {
+    Some(Square::from_coords(file(f)?, rank(r)?))
+}
+
+/// One disambiguating character: a file or a rank.
+fn disambiguation(c: u8) -> Option<(Option<File>, Option<Rank>)> {
+    match (file(c), rank(c)) {
+        (Some(f), _) => Some((Some(f), None)),
+        (_, Some(r)) => Some((None, Some(r))),
+        _ => None,
+    }
+}
+
+/// A promotion letter as shakmaty reads it after `=` (any role, either
+/// case: the resolver refuses the wrong ones as shakmaty does).
+fn promoted(c: u8) -> Option<Option<Role>> {
+    Role::from_char(char::from(c)).map(Some)
 }
 
 /// A pawn reaching the last rank must promote (to a knight, bishop, rook or
