@@ -313,6 +313,17 @@ impl Rulebook {
         }
     }
 
+    /// The article that reinstates the position before a completed illegal
+    /// move (Article 7: 7.4(a) in 2009, 7.5.a in 2014, 7.5.1 from 2018);
+    /// `None` for column draughts, whose seed rules do not say.
+    pub fn illegal_move_article(&self) -> Option<&'static str> {
+        Some(match self.edition? {
+            Edition::Fide2009 => "7.4(a)",
+            Edition::Fide2014 => "7.5.a",
+            Edition::Fide2018 | Edition::Fide2023 => "7.5.1",
+        })
+    }
+
     /// What follows from an incorrect claim.
     pub fn penalty(&self, time: Option<TimeClass>, written: Option<&str>) -> Penalty {
         let play = match written {

@@ -2,15 +2,7 @@
 //! exit status 2; never a panic, never a verdict.
 
 mod common;
-use common::run;
-
-fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("verify-claim-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p.to_string_lossy().into_owned()
-}
+use common::{run, temp_file};
 
 /// Runs on a record given as text; returns stderr, asserting status 2 and
 /// one line beginning with `file:line:col: error:`.

@@ -66,6 +66,7 @@ fn exercise<G: Game>(bytes: &[u8], variant: G::Variant, rules: &Rulebook, writte
                 kind: ClaimKind::Any,
                 claimant: None,
                 dead_search: Search::Quick,
+                scope: claims::Scope::Report,
             };
             let _ = claims::decide(&replay, rules, None, &req);
         }

@@ -72,6 +72,7 @@ fn flags_at(replay: &Replay<ChessGame>, rules: &Rulebook, p: usize) -> Flags {
         claimant: None,
         // Dead positions are not compared here (python-chess has none).
         dead_search: verify_claim::game::Search::Quick,
+        scope: claims::Scope::Report,
     };
     let v = claims::decide(replay, rules, None, &req).expect("no written move");
     let legal = !pos.legal_moves().is_empty();

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::games_scanned;
+
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -184,11 +186,6 @@ fn mkfifo(path: &Path) -> bool {
         .arg(path)
         .status()
         .is_ok_and(|s| s.success())
-}
-
-fn games_scanned(stderr: &str) -> usize {
-    let at = stderr.find("scanned ").expect(stderr) + "scanned ".len();
-    stderr[at..].split(' ').next().unwrap().parse().unwrap()
 }
 
 #[test]

@@ -3,27 +3,12 @@
 //! its game.
 
 mod common;
-use common::{run, run_with_stdin};
-
-fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("verify-claim-reader-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p.to_string_lossy().into_owned()
-}
+use common::{games_scanned, run, run_with_stdin, temp_file};
 
 /// The games a scan of `bytes` counted, from its summary line.
 fn scanned_games(bytes: &[u8]) -> (usize, String) {
     let r = run_with_stdin(&["scan", "-", "--format", "jsonl"], Some(bytes));
-    let n = r
-        .stderr
-        .split("scanned ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no summary: {}", r.stderr));
-    (n, r.stdout)
+    (games_scanned(&r.stderr), r.stdout)
 }
 
 const MATE: &str = "1. f3 e5 2. g4 Qh4#";

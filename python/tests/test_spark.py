@@ -31,6 +31,7 @@ def spark():
         SparkSession.builder.master("local[2]")
         .appName("verify-claim-tests")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "2g")
         .getOrCreate()
@@ -73,6 +74,18 @@ def test_corpus_equals_cli(spark, corpus):
     print(f"corpus: {len(want)} findings; CLI {cli_s:.2f} s, Spark local[2] {spark_s:.2f} s")
     assert ordered(got) == ordered(want)
     assert got == want  # the CLI's order itself
+
+
+def test_small_files_share_partitions():
+    # 180 small files must not cost 180 Spark partitions; order is kept,
+    # and every core still gets work.
+    tasks = [((i, f"f{i}.pgn", 0, 0, 0, True), 1000) for i in range(180)]
+    groups = vcs._partitions(tasks, 128 << 20, 2)
+    assert len(groups) == 2
+    assert [t for g in groups for t in g] == [t for t, _ in tasks]
+    big = [((i, "big.pgn", 1 << 20, i, i + 1, False), 1 << 20) for i in range(8)]
+    assert len(vcs._partitions(big, 1 << 20, 2)) == 8
+    assert len(vcs._partitions(tasks[:1], 128 << 20, 2)) == 1
 
 
 def games_of(path):

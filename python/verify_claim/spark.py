@@ -64,21 +64,44 @@ def _read_lines(data: bytes) -> Any:
     return table.select(schema.names).cast(schema)
 
 
-def _tasks(paths: Sequence[str], split_bytes: int) -> List[Tuple[Any, ...]]:
+def _tasks(paths: Sequence[str], split_bytes: int) -> List[Tuple[Tuple[Any, ...], int]]:
     """One task per compressed or small file; runs of the crate's segments
     for large plain ones (each segment's chunk holds the games that start in
-    it, so the runs of one file meet exactly)."""
+    it, so the runs of one file meet exactly). Each with its size in bytes."""
     segment = min(max(1, split_bytes), _native.segment_size())
     per_task = max(1, split_bytes // segment)
-    tasks: List[Tuple[Any, ...]] = []
+    tasks: List[Tuple[Tuple[Any, ...], int]] = []
     for path, size, compressed in _native.expand(list(paths)):
         if compressed or size <= split_bytes:
-            tasks.append((len(tasks), path, 0, 0, 0, True))
+            tasks.append(((len(tasks), path, 0, 0, 0, True), size))
             continue
         count = max(1, -(-size // segment))
         for first in range(0, count, per_task):
-            tasks.append((len(tasks), path, segment, first, min(first + per_task, count), False))
+            end = min(first + per_task, count)
+            run = min(size, end * segment) - first * segment
+            tasks.append(((len(tasks), path, segment, first, end, False), run))
     return tasks
+
+
+def _partitions(
+    tasks: List[Tuple[Tuple[Any, ...], int]], split_bytes: int, parallelism: int
+) -> List[List[Tuple[Any, ...]]]:
+    """The tasks packed, in order, into partitions of about ``split_bytes``
+    of input each, and into at least ``parallelism`` partitions when there
+    are enough tasks. Each partition costs Spark a Python worker round trip
+    and an Arrow exchange, far more than scanning a small file: an archive
+    of many small files must not become as many partitions."""
+    total = sum(size for _, size in tasks)
+    target = max(1, min(split_bytes, total // max(1, parallelism)))
+    groups: List[List[Tuple[Any, ...]]] = []
+    filled = target
+    for task, size in tasks:
+        if filled + size > target and filled > 0:
+            groups.append([])
+            filled = 0
+        groups[-1].append(task)
+        filled += size
+    return groups
 
 
 def _scan_tasks(rules: str, dead_search: str) -> Any:
@@ -155,10 +178,13 @@ def scan_files(
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     plain = [os.fsdecode(os.fspath(p)) for p in paths]
-    tasks = _tasks(plain, split_bytes)
+    sized = _tasks(plain, split_bytes)
+    tasks = [task for task, _ in sized]
     if not tasks:
         return spark.createDataFrame([], FINDING_DDL)
-    rdd = spark.sparkContext.parallelize(tasks, len(tasks))
+    sc = spark.sparkContext
+    groups = _partitions(sized, split_bytes, sc.defaultParallelism)
+    rdd = sc.parallelize(groups, len(groups)).flatMap(lambda group: group)
     raw = spark.createDataFrame(rdd, _TASK_DDL).mapInArrow(_scan_tasks(rules, dead_search), _RAW_DDL)
     findings = F.col("kind").isNotNull()
     if all(t[5] for t in tasks):

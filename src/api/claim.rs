@@ -224,6 +224,7 @@ fn decide_game<G: Game>(
         kind: opts.claim,
         claimant: opts.claimant,
         dead_search: opts.dead_search.0,
+        scope: claims::Scope::Report,
     };
     let verdict = claims::decide(&replay, &rules, time, &req).map_err(|e| {
         let at = match ply {

@@ -149,6 +149,22 @@ pub struct ClaimRequest<'a> {
     pub claimant: Option<Side>,
     /// How hard to look for a dead position.
     pub dead_search: Search,
+    /// What the caller already knows and needs.
+    pub scope: Scope,
+}
+
+/// What a caller of [`decide`] already knows and needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// A claim decided alone: whether the game ended before the claim
+    /// point is found by replaying from the start, and the near misses
+    /// are listed.
+    Report,
+    /// A follower asking ply after ply (`watch`), which knows the game had
+    /// not ended before this ply (it asked each earlier one): only this
+    /// ply's position is looked at, and no near misses are listed. Each
+    /// call then costs one position, not the whole game so far.
+    OpenBefore,
 }
 
 /// Whether a ground stands on the board or needs the written move.
@@ -264,7 +280,10 @@ pub fn decide<G: Game>(
     let p = req.ply.min(replay.len());
     let pos = &replay.position(p);
     let claimant = G::side_to_move(pos);
-    let mut game_over = first_game_over(replay, rules, p);
+    let mut game_over = match req.scope {
+        Scope::Report => first_game_over(replay, rules, p),
+        Scope::OpenBefore => game_over_at(replay, rules, p, pos),
+    };
     let dead_check = G::dead_check(pos, req.dead_search);
     if dead_check.dead() == Some(true) {
         let d = first_dead_ply::<G>(replay, p, req.dead_search);
@@ -432,7 +451,7 @@ pub fn decide<G: Game>(
         }
     }
 
-    let near_misses = if wants_rep {
+    let near_misses = if wants_rep && req.scope == Scope::Report {
         near_misses(replay, p, written.as_ref().map(|w| &w.1))
     } else {
         Vec::new()

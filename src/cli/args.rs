@@ -1,9 +1,49 @@
 //! Option values several subcommands share, and their library types.
 
-use clap::ValueEnum;
+use clap::{Args, ValueEnum};
 
+use verify_claim::claims::scan::{RulesChoice, ScanOptions};
 use verify_claim::game::column_draughts;
 use verify_claim::{Edition, Encoding, GameType, Search, Side};
+
+/// The options that say which rules apply and how to read a record,
+/// the same in `claim`, `scan` and `watch`.
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Rules and records")]
+pub struct RecordOptions {
+    /// The edition of the Laws (auto: in force on each game's Date).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub rules: RulesArg,
+    /// The game of every record (auto: from its GameType or Variant tag; chess otherwise).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub game_type: GameTypeChoice,
+    /// Column draughts: the reading of the re-jump rule.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub column_rules: ColumnRulesArg,
+    /// How to read tag values.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub encoding: EncodingArg,
+}
+
+impl RecordOptions {
+    /// The scan engine's options (scan and watch) with these rules.
+    pub fn scan_options(
+        &self,
+        dead_search: DeadSearchArg,
+        min_draw_moves: Option<u32>,
+    ) -> ScanOptions {
+        ScanOptions {
+            rules: self
+                .rules
+                .edition()
+                .map_or(RulesChoice::Auto, RulesChoice::Fixed),
+            min_draw_moves,
+            dead_search: dead_search.search(),
+            column_rules: self.column_rules.rules(),
+            game_type: self.game_type.game_type(),
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SideArg {

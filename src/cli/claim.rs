@@ -4,9 +4,7 @@ use clap::{Args, ValueEnum};
 
 use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
 
-use super::{
-    ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg, SideArg,
-};
+use super::{DeadSearchArg, Outcome, RecordOptions, SideArg};
 
 /// Output bytes as the stdout string; bytes that are not UTF-8 (a Latin-1
 /// record written back) go to stdout directly, unchanged.
@@ -68,26 +66,16 @@ pub struct ClaimArgs {
     /// Who made the claim (only the player having the move may).
     #[arg(long, value_enum)]
     pub claimant: Option<SideArg>,
-    /// The edition of the Laws (auto: in force on the game's Date).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub rules: RulesArg,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ClaimFormat,
     /// Show the helpmate lines behind "not a dead position" (always in JSON).
     #[arg(long)]
     pub explain: bool,
-    /// How to read tag values.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub encoding: EncodingArg,
     /// How hard to look for a dead position (full: the unwinnability search).
     #[arg(long, value_enum, default_value = "full")]
     pub dead_search: DeadSearchArg,
-    /// The game (auto: from the GameType or Variant tag; chess otherwise).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub game_type: GameTypeChoice,
-    /// Column draughts: the reading of the re-jump rule.
-    #[arg(long, value_enum, default_value = "standard")]
-    pub column_rules: ColumnRulesArg,
+    #[command(flatten)]
+    pub record: RecordOptions,
 }
 
 impl ClaimArgs {
@@ -103,11 +91,11 @@ impl ClaimArgs {
                 ClaimArg::Any => ClaimKind::Any,
             },
             claimant: self.claimant.map(SideArg::side),
-            rules: self.rules.edition(),
-            encoding: self.encoding.encoding(),
+            rules: self.record.rules.edition(),
+            encoding: self.record.encoding.encoding(),
             dead_search: DeadSearch(self.dead_search.search()),
-            game_type: self.game_type.game_type(),
-            column_rules: self.column_rules.rules(),
+            game_type: self.record.game_type.game_type(),
+            column_rules: self.record.column_rules.rules(),
         }
     }
 }

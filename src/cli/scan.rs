@@ -6,11 +6,11 @@ use std::io::IsTerminal;
 use clap::{Args, ValueEnum};
 
 use verify_claim::Diagnostic;
-use verify_claim::claims::scan::{RulesChoice, ScanOptions, Severity};
+use verify_claim::claims::scan::Severity;
 use verify_claim::report::scan as printers;
 use verify_claim::scan::Summary;
 
-use super::{ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg};
+use super::{DeadSearchArg, Outcome, RecordOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ScanFormat {
@@ -51,9 +51,6 @@ pub struct ScanArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// The edition of the Laws (auto: in force on each game's Date).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub rules: RulesArg,
     /// Exit with status 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
@@ -64,9 +61,6 @@ pub struct ScanArgs {
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
-    /// How to read tag values.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub encoding: EncodingArg,
     /// No progress bar, even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
@@ -76,12 +70,8 @@ pub struct ScanArgs {
     /// How hard to look for dead positions and unwinnable flag falls.
     #[arg(long, value_enum, default_value = "quick")]
     pub dead_search: DeadSearchArg,
-    /// The game of every record (auto: from its GameType or Variant tag).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub game_type: GameTypeChoice,
-    /// Column draughts: the reading of the re-jump rule.
-    #[arg(long, value_enum, default_value = "standard")]
-    pub column_rules: ColumnRulesArg,
+    #[command(flatten)]
+    pub record: RecordOptions,
 }
 
 impl ScanArgs {
@@ -92,17 +82,10 @@ impl ScanArgs {
         verify_claim::scan::Config {
             paths: self.paths.clone(),
             jobs,
-            options: ScanOptions {
-                rules: self
-                    .rules
-                    .edition()
-                    .map_or(RulesChoice::Auto, RulesChoice::Fixed),
-                min_draw_moves: self.min_draw_moves,
-                dead_search: self.dead_search.search(),
-                column_rules: self.column_rules.rules(),
-                game_type: self.game_type.game_type(),
-            },
-            encoding: self.encoding.encoding(),
+            options: self
+                .record
+                .scan_options(self.dead_search, self.min_draw_moves),
+            encoding: self.record.encoding.encoding(),
             progress: !self.no_progress && std::io::stderr().is_terminal(),
             min_severity: match self.min_severity {
                 MinSeverity::Info => Severity::Info,

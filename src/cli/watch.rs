@@ -8,10 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::{Args, ValueEnum};
 
 use verify_claim::Diagnostic;
-use verify_claim::claims::scan::{RulesChoice, ScanOptions};
 use verify_claim::watch::view;
 
-use super::{ColumnRulesArg, DeadSearchArg, EncodingArg, GameTypeChoice, Outcome, RulesArg};
+use super::{DeadSearchArg, Outcome, RecordOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WatchFormat {
@@ -39,21 +38,11 @@ pub struct WatchArgs {
     /// No bell on a new alert.
     #[arg(long)]
     pub quiet: bool,
-    /// The edition of the Laws (auto: in force on each game's Date).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub rules: RulesArg,
     /// How hard to look for dead positions after each move.
     #[arg(long, value_enum, default_value = "quick")]
     pub dead_search: DeadSearchArg,
-    /// The game of every record (auto: from its GameType or Variant tag).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub game_type: GameTypeChoice,
-    /// Column draughts: the reading of the re-jump rule.
-    #[arg(long, value_enum, default_value = "standard")]
-    pub column_rules: ColumnRulesArg,
-    /// How to read tag values that are not UTF-8.
-    #[arg(long, value_enum, default_value = "utf8")]
-    pub encoding: EncodingArg,
+    #[command(flatten)]
+    pub record: RecordOptions,
 }
 
 impl WatchArgs {
@@ -61,17 +50,8 @@ impl WatchArgs {
         verify_claim::watch::Config {
             paths: self.paths.clone(),
             interval: std::time::Duration::from_millis(self.interval),
-            options: ScanOptions {
-                rules: self
-                    .rules
-                    .edition()
-                    .map_or(RulesChoice::Auto, RulesChoice::Fixed),
-                min_draw_moves: None,
-                dead_search: self.dead_search.search(),
-                column_rules: self.column_rules.rules(),
-                game_type: self.game_type.game_type(),
-            },
-            encoding: self.encoding.encoding(),
+            options: self.record.scan_options(self.dead_search, None),
+            encoding: self.record.encoding.encoding(),
         }
     }
 }
@@ -90,9 +70,9 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     let terminal = stdout.is_terminal();
     let mut sink: Box<dyn view::Sink> = match (args.format, terminal) {
         (Some(WatchFormat::Jsonl), _) | (None, false) => {
-            Box::new(view::Jsonl { out: stdout.lock() })
+            Box::new(view::Lines::jsonl(stdout.lock()))
         }
-        (Some(WatchFormat::Text), false) => Box::new(view::Log { out: stdout.lock() }),
+        (Some(WatchFormat::Text), false) => Box::new(view::Lines::log(stdout.lock())),
         (_, true) => Box::new(view::Live::new(stdout.lock(), args.quiet)),
     };
     match verify_claim::watch::run(args.config(), sink.as_mut(), &stop) {

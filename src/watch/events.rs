@@ -267,6 +267,7 @@ impl Board {
                 ev.mv = Some(numbered::<G>(&replay.position(e.index), text));
                 ev.side = Some(G::side_to_move(&replay.position(e.index)));
                 ev.place = Some(place_of(cx.bytes, e.offset, Place { line: 1, col: 1 }));
+                ev.article = rules.illegal_move_article();
                 self.illegal = Some((
                     e.index + 1,
                     text.to_owned(),
@@ -336,6 +337,9 @@ impl Board {
                 kind: ClaimKind::Any,
                 claimant: None,
                 dead_search,
+                // Asked at every ply in turn, and only while the game has
+                // not ended: the earlier plies were asked already.
+                scope: claims::Scope::OpenBefore,
             }
         }
         let search = cx.options.dead_search;

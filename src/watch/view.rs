@@ -91,34 +91,31 @@ fn line_in(e: &Event, time: SystemTime, file: &str) -> String {
     )
 }
 
-/// JSON lines, flushed after each event.
-pub struct Jsonl<W: Write> {
-    pub out: W,
+/// One line per event, flushed after each: JSON lines, or a plain log
+/// (the text format when stdout is not a terminal).
+pub struct Lines<W: Write> {
+    out: W,
+    format: fn(&Event, SystemTime) -> String,
 }
 
-impl<W: Write> Sink for Jsonl<W> {
+impl<W: Write> Lines<W> {
+    /// One JSON object per event.
+    pub fn jsonl(out: W) -> Lines<W> {
+        Lines {
+            out,
+            format: |e, time| json(e, time).to_string(),
+        }
+    }
+
+    /// One readable line per event.
+    pub fn log(out: W) -> Lines<W> {
+        Lines { out, format: line }
+    }
+}
+
+impl<W: Write> Sink for Lines<W> {
     fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
-        writeln!(self.out, "{}", json(e, time))?;
-        self.out.flush()
-    }
-    fn refresh(&mut self, _: &[Watched], _: bool) -> io::Result<()> {
-        Ok(())
-    }
-    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
-        self.out.flush()?;
-        eprintln!("{}", summary.line());
-        Ok(())
-    }
-}
-
-/// A plain log: one line per event (text format, not on a terminal).
-pub struct Log<W: Write> {
-    pub out: W,
-}
-
-impl<W: Write> Sink for Log<W> {
-    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
-        writeln!(self.out, "{}", line(e, time))?;
+        writeln!(self.out, "{}", (self.format)(e, time))?;
         self.out.flush()
     }
     fn refresh(&mut self, _: &[Watched], _: bool) -> io::Result<()> {

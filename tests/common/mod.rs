@@ -37,6 +37,26 @@ pub fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
+/// Writes `bytes` to a file `name` in this test process's temporary
+/// directory and returns its path.
+pub fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("verify-claim-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// The number of games a scan's summary line ("scanned N games ...") gives.
+pub fn games_scanned(stderr: &str) -> usize {
+    stderr
+        .split("scanned ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary line: {stderr}"))
+}
+
 /// Runs with `--format json` and parses the object.
 pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
     let mut a = args.to_vec();

@@ -366,6 +366,8 @@ fn check_by_hand(scenarios: &[Scenario], expect: &[Expected]) {
         (&Value::from(5), &Value::from(15))
     );
     assert_eq!(illegal[0].0, 1);
+    // No Date tag: the newest edition, whose 7.5.1 reinstates the position.
+    assert_eq!(illegal[0].1["article"], "7.5.1");
     let takeback = by_name("takeback.pgn");
     assert_eq!(
         brief(takeback),
