@@ -58,7 +58,7 @@ impl Move {
     /// The number of squares of the path.
     fn path_len(&self) -> usize {
         let n = self.squares().len();
-        if n % 2 == 0 { n } else { n / 2 + 1 }
+        if n.is_multiple_of(2) { n } else { n / 2 + 1 }
     }
 
     /// The moving tower's square, then every landing square.
