@@ -1,8 +1,8 @@
 //! Can a side still checkmate? Miguel Ambrona's Chess Unwinnability
 //! Analyzer ("A Practical Algorithm for Chess Unwinnability", FUN 2022), as
 //! the crate `chasolver`, behind this one boundary: positions cross it as
-//! FEN (chasolver works on the `chess` crate's `Board`), and helpmate lines
-//! come back as SAN.
+//! the `chess` crate's `Board` (what chasolver works on), built directly
+//! from ours, and helpmate lines come back as SAN.
 //!
 //! Used for dead positions (no sequence of legal moves leads to checkmate
 //! for either side: 9.6 in 2009, 9.7 in 2014, 5.2.2 from 2018), for flag
@@ -78,20 +78,20 @@ fn to_board(pos: &Chess) -> Option<chess::Board> {
         return None;
     }
     let mut b = chess::BoardBuilder::new();
-    for (sq, piece) in pos.board() {
-        let role = match piece.role {
-            Role::Pawn => chess::Piece::Pawn,
-            Role::Knight => chess::Piece::Knight,
-            Role::Bishop => chess::Piece::Bishop,
-            Role::Rook => chess::Piece::Rook,
-            Role::Queen => chess::Piece::Queen,
-            Role::King => chess::Piece::King,
-        };
-        b.piece(
-            chess::ALL_SQUARES[usize::from(sq)],
-            role,
-            chess_color(piece.color),
-        );
+    // By piece bitboards, not square by square: a third of the cost.
+    for color in Color::ALL {
+        for (role, to) in [
+            (Role::Pawn, chess::Piece::Pawn),
+            (Role::Knight, chess::Piece::Knight),
+            (Role::Bishop, chess::Piece::Bishop),
+            (Role::Rook, chess::Piece::Rook),
+            (Role::Queen, chess::Piece::Queen),
+            (Role::King, chess::Piece::King),
+        ] {
+            for sq in pos.board().by_piece(role.of(color)) {
+                b.piece(chess::ALL_SQUARES[usize::from(sq)], to, chess_color(color));
+            }
+        }
     }
     b.side_to_move(chess_color(pos.turn()));
     let rights = pos.castles().castling_rights();
@@ -150,29 +150,63 @@ pub(super) fn analyse(pos: &Chess, side: Color, search: Search) -> Win {
     if !fits_analyser(pos) {
         return Win::Undetermined;
     }
+    if search == Search::Quick {
+        return match quick_proved(pos, &[side]) {
+            Some(true) => Win::No,
+            Some(false) => Win::Undetermined,
+            None => super::castling960::can_mate(pos, side, search),
+        };
+    }
     let Some(board) = to_board(pos) else {
         return super::castling960::can_mate(pos, side, search);
     };
-    let color = chess_color(side);
-    match search {
-        Search::Quick => {
-            if chasolver::is_unwinnable_fast(&board, color) {
-                Win::No
-            } else {
-                Win::Undetermined
-            }
-        }
-        Search::Full => match chasolver::winnability(&board, color) {
-            Some(chasolver::Winnability::Unwinnable) => Win::No,
-            Some(chasolver::Winnability::Winnable { helpmate }) => {
-                match helpmate_san(pos, &helpmate) {
-                    Some(san) => Win::Yes { helpmate: san },
-                    None => Win::Undetermined,
-                }
-            }
+    match chasolver::winnability(&board, chess_color(side)) {
+        Some(chasolver::Winnability::Unwinnable) => Win::No,
+        Some(chasolver::Winnability::Winnable { helpmate }) => match helpmate_san(pos, &helpmate) {
+            Some(san) => Win::Yes { helpmate: san },
             None => Win::Undetermined,
         },
+        None => Win::Undetermined,
     }
+}
+
+/// The quick test's verdicts on the last position asked about on this
+/// thread. A scan asks twice about a game's final position (is it dead?
+/// then, after a loss on time, could the winner mate?); the second answer
+/// is the first one's, not the analyser run again. The test is a function
+/// of the position (the board, the side to move, the castling rights and
+/// the en passant square, what `Chess` equality compares), so this changes
+/// no verdict; one entry, so no memory grows.
+struct LastQuick {
+    pos: Chess,
+    board: chess::Board,
+    /// White's and Black's: proved unable to mate, or not (yet) asked.
+    proved: [Option<bool>; 2],
+}
+
+thread_local! {
+    static LAST_QUICK: std::cell::RefCell<Option<LastQuick>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Whether the quick test proves that none of `sides` can mate, asking
+/// them in order and stopping at the first not proved; `None` when the
+/// position cannot go to the analyser as it is (see [`to_board`]).
+fn quick_proved(pos: &Chess, sides: &[Color]) -> Option<bool> {
+    LAST_QUICK.with_borrow_mut(|last| {
+        if last.as_ref().is_none_or(|l| l.pos != *pos) {
+            *last = Some(LastQuick {
+                board: to_board(pos)?,
+                pos: pos.clone(),
+                proved: [None; 2],
+            });
+        }
+        let LastQuick { board, proved, .. } = last.as_mut()?;
+        Some(sides.iter().all(|&side| {
+            let slot = &mut proved[usize::from(side == Color::Black)];
+            *slot.get_or_insert_with(|| chasolver::is_unwinnable_fast(board, chess_color(side)))
+        }))
+    })
 }
 
 /// Proved dead: neither side can mate.
@@ -187,20 +221,21 @@ pub fn is_dead(pos: &Chess, search: Search) -> bool {
 /// and it stops at the first side not proved unable to mate (the usual
 /// case, and cheap).
 pub fn is_dead_playable(pos: &Chess, search: Search) -> bool {
-    let Some(board) = to_board(pos) else {
-        return fits_analyser(pos)
-            && [Color::White, Color::Black]
-                .into_iter()
-                .all(|c| analyse(pos, c, search) == Win::No);
+    const BOTH: [Color; 2] = [Color::White, Color::Black];
+    let direct = match search {
+        Search::Quick => quick_proved(pos, &BOTH),
+        Search::Full => to_board(pos).map(|board| {
+            BOTH.iter().all(|&c| {
+                matches!(
+                    chasolver::winnability(&board, chess_color(c)),
+                    Some(chasolver::Winnability::Unwinnable)
+                )
+            })
+        }),
     };
-    let proved = |color: chess::Color| match search {
-        Search::Quick => chasolver::is_unwinnable_fast(&board, color),
-        Search::Full => matches!(
-            chasolver::winnability(&board, color),
-            Some(chasolver::Winnability::Unwinnable)
-        ),
-    };
-    proved(chess::Color::White) && proved(chess::Color::Black)
+    direct.unwrap_or_else(|| {
+        fits_analyser(pos) && BOTH.into_iter().all(|c| analyse(pos, c, search) == Win::No)
+    })
 }
 
 /// Reads a FEN (Chess960 castling accepted). A position with more
@@ -298,6 +333,39 @@ mod tests {
         };
         assert!(!helpmate.is_empty());
         assert!(helpmate.last().unwrap().ends_with('#'), "{helpmate:?}");
+    }
+
+    /// The board built directly is the one the `chess` crate reads from
+    /// our FEN, along random games (castling, en passant, promotions).
+    #[test]
+    fn direct_board_is_the_fen_board() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut compared = 0;
+        for _ in 0..300 {
+            let mut p = Chess::default();
+            for _ in 0..160 {
+                let fen = Fen::from_position(&p, EnPassantMode::Legal).to_string();
+                let want = chess::Board::from_str(&fen).ok();
+                assert_eq!(to_board(&p), want, "{fen}");
+                compared += 1;
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Prefer captures and pawn moves now and then, to reach
+                // promotions and en passant.
+                let pick = moves
+                    .iter()
+                    .find(|m| x.is_multiple_of(3) && (m.is_promotion() || m.is_en_passant()))
+                    .copied()
+                    .unwrap_or(moves[(x % moves.len() as u64) as usize]);
+                p.play_unchecked(pick);
+            }
+        }
+        assert!(compared > 20_000, "{compared}");
     }
 
     #[test]
