@@ -71,6 +71,38 @@ impl Selected {
         }
     }
 
+    /// Game `j` (0-based) of a chunk of whole games placed at `base`:
+    /// only the stretch between two game starts that holds it is copied.
+    fn in_chunk(
+        name: &str,
+        chunk: &[u8],
+        base: Place,
+        mut j: usize,
+        index: usize,
+        encoding: Encoding,
+    ) -> Selected {
+        let mut from = 0;
+        loop {
+            let rest = &chunk[from..];
+            let len = boundary::next_game_start(rest, 1, rest.len()).unwrap_or(rest.len());
+            let n = count_games(&rest[..len], encoding, |_, _| {});
+            if j < n || from + len == chunk.len() {
+                return Selected {
+                    input: Input {
+                        name: name.to_owned(),
+                        bytes: rest[..len].to_vec(),
+                        base: place_of(chunk, from, base),
+                    },
+                    index,
+                    skip: j,
+                    encoding,
+                };
+            }
+            j -= n;
+            from += len;
+        }
+    }
+
     /// Notes for the report: tags read as Latin-1, a missing termination
     /// marker (with its place).
     pub fn notes(&self, record: &GameRecord<'_>) -> Vec<String> {
@@ -119,13 +151,13 @@ pub fn select_from<R: Read>(
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
     let name = name.to_owned();
-    let mut stretches = Stretches::new(reader);
+    let mut chunks = Chunks::new(reader);
     let mut total = 0;
     let mut first: Option<Selected> = None;
     let mut listing = String::new();
     let mut text_at: Option<Place> = None;
     loop {
-        let (bytes, base) = match stretches.next() {
+        let (bytes, base) = match chunks.next() {
             Ok(Some(s)) => s,
             Ok(None) => break,
             Err((e, place)) => {
@@ -136,44 +168,20 @@ pub fn select_from<R: Read>(
                 ));
             }
         };
-        let input = Input {
-            name: name.clone(),
-            bytes,
-            base,
-        };
         if text_at.is_none() {
-            text_at = first_text(&input);
+            text_at = first_text(bytes, base);
         }
-        let mut reader = Reader::new(&input.bytes, encoding);
-        let mut here = 0;
-        while let Some(game) = reader.next_game() {
-            here += 1;
-            if total + here <= LISTED {
-                listing.push_str(&list_entry(total + here, &game));
+        let here = count_games(bytes, encoding, |i, game| {
+            if total + i <= LISTED {
+                listing.push_str(&list_entry(total + i, game));
             }
-            if let Ok(g) = game {
-                reader.recycle(g);
-            }
-        }
+        });
         let before = total;
         total += here;
+        let keep = |j: usize| Selected::in_chunk(&name, bytes, base, j, before + j + 1, encoding);
         match wanted {
-            Some(k) if k > before && k <= total => {
-                return Ok(Selected {
-                    input,
-                    index: k,
-                    skip: k - before - 1,
-                    encoding,
-                });
-            }
-            None if first.is_none() && here > 0 => {
-                first = Some(Selected {
-                    input,
-                    index: 1,
-                    skip: 0,
-                    encoding,
-                });
-            }
+            Some(k) if k > before && k <= total => return Ok(keep(k - before - 1)),
+            None if first.is_none() && here > 0 => first = Some(keep(0)),
             _ => {}
         }
     }
@@ -198,6 +206,25 @@ pub fn select_from<R: Read>(
     }
 }
 
+/// The number of games the reader reads in `bytes`, each also handed to
+/// `each` with its 1-based number.
+fn count_games(
+    bytes: &[u8],
+    encoding: Encoding,
+    mut each: impl FnMut(usize, &Result<GameRecord<'_>, SyntaxError>),
+) -> usize {
+    let mut reader = Reader::new(bytes, encoding);
+    let mut n = 0;
+    while let Some(game) = reader.next_game() {
+        n += 1;
+        each(n, &game);
+        if let Ok(g) = game {
+            reader.recycle(g);
+        }
+    }
+    n
+}
+
 fn list_entry(i: usize, game: &Result<GameRecord<'_>, SyntaxError>) -> String {
     match game {
         Ok(g) => format!(
@@ -212,17 +239,18 @@ fn list_entry(i: usize, game: &Result<GameRecord<'_>, SyntaxError>) -> String {
     }
 }
 
-/// The place of the first byte that is not white space or the byte order
-/// mark, if any.
-fn first_text(input: &Input) -> Option<Place> {
-    let b = &input.bytes;
-    let from = if input.base == START && b.starts_with(b"\xEF\xBB\xBF") {
+/// The place of the first byte of `bytes` (placed at `base`) that is not
+/// white space or the byte order mark, if any.
+fn first_text(bytes: &[u8], base: Place) -> Option<Place> {
+    let from = if base == START && bytes.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
         0
     };
-    let i = b[from..].iter().position(|c| !c.is_ascii_whitespace())?;
-    Some(input.place(from + i))
+    let i = bytes[from..]
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())?;
+    Some(place_of(bytes, from + i, base))
 }
 
 /// An input with no game: where and why.
@@ -240,60 +268,77 @@ fn no_game(name: &str, text_at: Option<Place>) -> Diagnostic {
 /// How much is read at a time.
 const READ: usize = 1 << 20;
 
-/// A stream cut at game starts ([`boundary::is_game_start`]): the reader
-/// reads every stretch alone exactly as it would read it in the whole input.
-struct Stretches<R> {
+/// A stream cut at game starts ([`boundary::is_game_start`]) into chunks of
+/// whole games, about [`READ`] bytes each: the reader reads every chunk
+/// alone exactly as it would read it in the whole input. Chunks are lent
+/// out of one read buffer (no copy); the bytes before the current chunk
+/// are dropped when more is read.
+struct Chunks<R> {
     inner: R,
     buf: Vec<u8>,
-    /// The place of `buf[0]` in the input.
+    /// The current chunk begins at `buf[start]`, at a game start (or at the
+    /// start of the input).
+    start: usize,
+    /// The place of `buf[start]` in the input.
     base: Place,
-    /// No game start in `buf[1..searched]`.
+    /// No game start in `buf[start + searched..]` but at its very end.
     searched: usize,
     eof: bool,
 }
 
-impl<R: Read> Stretches<R> {
-    fn new(inner: R) -> Stretches<R> {
-        Stretches {
+impl<R: Read> Chunks<R> {
+    fn new(inner: R) -> Chunks<R> {
+        Chunks {
             inner,
             buf: Vec::new(),
+            start: 0,
             base: START,
             searched: 1,
             eof: false,
         }
     }
 
-    /// The next stretch and the place of its first byte; an error with the
+    /// The next chunk and the place of its first byte; an error with the
     /// place where reading stopped.
     #[allow(clippy::type_complexity)]
-    fn next(&mut self) -> Result<Option<(Vec<u8>, Place)>, (io::Error, Place)> {
+    fn next(&mut self) -> Result<Option<(&[u8], Place)>, (io::Error, Place)> {
         loop {
-            let from = self.searched.max(1);
-            if let Some(i) = boundary::next_game_start(&self.buf, from, self.buf.len()) {
-                let rest = self.buf.split_off(i);
-                return Ok(Some(self.emit(rest)));
-            }
+            // Searched in the chunk alone, as the reader will read it.
+            let rest = &self.buf[self.start..];
             if self.eof {
-                if self.buf.is_empty() {
+                if rest.is_empty() {
                     return Ok(None);
                 }
-                return Ok(Some(self.emit(Vec::new())));
+                return Ok(Some(self.emit(rest.len())));
             }
-            // A game start near the end may need bytes not read yet.
-            self.searched = self.buf.len().saturating_sub(256);
-            let n = (&mut self.inner)
-                .take(READ as u64)
-                .read_to_end(&mut self.buf)
-                .map_err(|e| (e, place_of(&self.buf, self.buf.len(), self.base)))?;
-            self.eof = n == 0;
+            if let Some(i) = boundary::last_game_start(rest, self.searched.max(1)) {
+                return Ok(Some(self.emit(i)));
+            }
+            self.fill()?;
         }
     }
 
-    fn emit(&mut self, rest: Vec<u8>) -> (Vec<u8>, Place) {
-        let stretch = std::mem::replace(&mut self.buf, rest);
-        let base = self.base;
-        self.base = place_of(&stretch, stretch.len(), base);
+    /// Reads more, first dropping the chunks already lent out.
+    fn fill(&mut self) -> Result<(), (io::Error, Place)> {
+        self.buf.drain(..self.start);
+        self.start = 0;
+        // A game start near the end may need bytes not read yet.
+        self.searched = self.buf.len().saturating_sub(256);
+        let n = (&mut self.inner)
+            .take(READ as u64)
+            .read_to_end(&mut self.buf)
+            .map_err(|e| (e, place_of(&self.buf, self.buf.len(), self.base)))?;
+        self.eof = n == 0;
+        Ok(())
+    }
+
+    /// The chunk of `len` bytes at `start`; the next one starts after it.
+    fn emit(&mut self, len: usize) -> (&[u8], Place) {
+        let (from, base) = (self.start, self.base);
+        let chunk = &self.buf[from..from + len];
+        self.base = place_of(chunk, len, base);
+        self.start = from + len;
         self.searched = 1;
-        (stretch, base)
+        (chunk, base)
     }
 }

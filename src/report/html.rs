@@ -184,8 +184,7 @@ fn game_over(r: &ClaimReport, s: &mut String) {
         GameOverReason::Checkmate | GameOverReason::Stalemate | GameOverReason::NoMoves => {
             let side = r
                 .diagrams
-                .boards
-                .get(&over.ply)
+                .board(over.ply)
                 .map_or("The player to move", |b| b.to_move.title());
             match over.reason {
                 GameOverReason::Checkmate => format!("{side} was checkmated"),
@@ -206,7 +205,7 @@ fn game_over(r: &ClaimReport, s: &mut String) {
         esc(&how),
         esc(over.article)
     );
-    if let Some(b) = r.diagrams.boards.get(&over.ply) {
+    if let Some(b) = r.diagrams.board(over.ply) {
         s.push_str("<div class=\"row\">");
         figure(
             s,
@@ -265,7 +264,7 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         if v.repetitions.len() == 1 { "" } else { "s" }
     );
     for &q in &v.repetitions {
-        let Some(b) = r.diagrams.boards.get(&q) else {
+        let Some(b) = r.diagrams.board(q) else {
             continue;
         };
         let (class, first) = if q == v.ply {
@@ -300,7 +299,7 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         }
     );
     for &q in &v.repetitions_written {
-        let Some(b) = r.diagrams.boards.get(&q) else {
+        let Some(b) = r.diagrams.board(q) else {
             continue;
         };
         let (class, first, second) = if q == v.ply + 1 {
@@ -336,10 +335,7 @@ fn near_misses(r: &ClaimReport, s: &mut String) {
             Form::OnTheBoard => v.ply,
             Form::WrittenMove => v.ply + 1,
         };
-        let (Some(b), Some(t)) = (
-            r.diagrams.boards.get(&n.ply),
-            r.diagrams.boards.get(&target),
-        ) else {
+        let (Some(b), Some(t)) = (r.diagrams.board(n.ply), r.diagrams.board(target)) else {
             continue;
         };
         let mut differ: Vec<usize> = b

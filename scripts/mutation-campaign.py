@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""A mutation campaign against the release binary (not run by CI).
+
+Takes stretches of real records (`../shared/corpus/` and `fixtures/`),
+damages them (byte flips, truncations, inserted PGN characters, line ends
+turned to CR, CRLF or lone CR, byte order marks, huge tokens), and runs each
+through `scan` with --jobs 1, 2, 3 and 8 and through claim mode. It fails
+an input when
+
+- a run panics or is killed by a signal (exit 101, 134, 139, or < 0);
+- a run hangs (no exit within --timeout seconds);
+- an error line has no `file:line:col` place;
+- a game is lost: the scan's game count differs from claim mode's count, or
+  is below the number of game starts (a tag line after a blank line), or a
+  finding names a game past the count;
+- the scan's output (findings, messages, counts) depends on --jobs.
+
+    scripts/mutation-campaign.py [--inputs 1000] [--seed 1] [--keep DIR]
+
+Failing inputs are written to --keep (default /tmp/mutation-campaign) with
+what failed; the summary gives counts per check. Exit status 1 if any input
+failed.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+JOBS = (1, 2, 3, 8)
+PLACED = re.compile(rb"^.+:\d+:\d+: error: ")
+# The one error about the inputs as a whole, not a place in them (a scan of
+# files that hold no game: README, "Inputs, pipes and output").
+WHOLE_INPUT = re.compile(rb"^.+: error: nothing scanned: no game in any input")
+# The scan summary's timing varies from run to run.
+TIMING = re.compile(rb" in [0-9.]+ s: [0-9.]+ games/s, [0-9.]+ MB/s")
+# A game start (`record::boundary`): a tag line after a blank line, or at the
+# start of the input. CRLF is one line end.
+EOL = rb"(?:\r\n|\r(?!\n)|\n)"
+GAME_START = re.compile(rb"(?:^|" + EOL + rb"[ \t\x0b\x0c]*" + EOL + rb")\[[A-Za-z0-9_+-]+[ \t]*\"")
+SCANNED = re.compile(rb"scanned (\d+) games")
+CLAIM_COUNT = re.compile(rb"the file has (\d+) game")
+INSERTS = [b"(", b")", b"{", b"}", b";", b"%", b"[", b"]", b"\"", b"$", b"*", b"1-0",
+           b"\n", b"\r", b"\r\n", b"\n\n", b"\n\n[Event \"x\"]\n", b"\x00", b"\xff", b"\xe9",
+           b"0-0", b"O-O-O", b"Kxe8", b"e8=Q", b"--", b"...", b"1."]
+
+
+def sources():
+    roots = [ROOT.parent / "shared" / "corpus", ROOT / "fixtures"]
+    files = []
+    for r in roots:
+        if r.is_dir():
+            files += sorted(p for p in r.rglob("*") if p.suffix in (".pgn", ".pdn") and p.is_file())
+    if not files:
+        sys.exit("no records found under ../shared/corpus or fixtures")
+    return files
+
+
+def stretch(rng, files):
+    """Some games of a record: up to 40 KB from a game start."""
+    data = Path(rng.choice(files)).read_bytes()
+    if len(data) <= 40_000:
+        return data
+    starts = [m.start() for m in GAME_START.finditer(data, 0, len(data) - 1000)] or [0]
+    a = rng.choice(starts)
+    while a < len(data) and data[a:a + 1] in b"\r\n \t":
+        a += 1
+    return data[a:a + rng.randint(500, 40_000)]
+
+
+def mutate(rng, data):
+    kind = rng.choice(["flip", "truncate", "insert", "eol", "bom", "huge", "delete", "several"])
+    return mutate_as(rng, data, kind), kind
+
+
+def mutate_as(rng, data, kind):
+    d = bytearray(data)
+    n = max(len(d), 1)
+    if kind == "flip":
+        for _ in range(rng.randint(1, 8)):
+            i = rng.randrange(n)
+            if i < len(d):
+                d[i] ^= 1 << rng.randrange(8)
+    elif kind == "truncate":
+        d = d[:rng.randrange(n)]
+    elif kind == "insert":
+        for _ in range(rng.randint(1, 5)):
+            i = rng.randrange(n)
+            d[i:i] = rng.choice(INSERTS)
+    elif kind == "eol":
+        text = bytes(d).replace(b"\r\n", b"\n")
+        eol = rng.choice([b"\r", b"\r\n", b"\n"])
+        if rng.random() < 0.3:
+            # Mixed: each line end chosen alone.
+            parts = text.split(b"\n")
+            text = b"".join(p + rng.choice([b"\r", b"\r\n", b"\n"]) for p in parts[:-1]) + parts[-1]
+        else:
+            text = text.replace(b"\n", eol)
+        d = bytearray(text)
+    elif kind == "bom":
+        bom = b"\xef\xbb\xbf"
+        d = bytearray(bom + bytes(d)) if rng.random() < 0.7 else bytearray(bom)
+    elif kind == "huge":
+        i = rng.randrange(n)
+        token = rng.choice([b"e", b"{", b"(", b"1", b"[A \"", b";", b"x"]) * rng.randint(10_000, 300_000)
+        d[i:i] = token
+    elif kind == "delete":
+        i = rng.randrange(n)
+        del d[i:i + rng.randint(1, 200)]
+    else:
+        for _ in range(rng.randint(2, 4)):
+            d = bytearray(mutate_as(rng, bytes(d), rng.choice(["flip", "insert", "delete", "eol"])))
+    return bytes(d)
+
+
+def run(binary, args, timeout):
+    try:
+        p = subprocess.run([binary, *args], capture_output=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return "timeout", b"", b""
+
+
+def check(binary, path, data, timeout, rng):
+    """The failures of one input: a list of (check, detail)."""
+    fails = []
+    outputs = {}
+    games = None
+
+    def crashed(label, code):
+        if code == "timeout":
+            fails.append(("hang", label))
+            return True
+        if code in (101, 134, 139) or (isinstance(code, int) and code < 0):
+            fails.append(("crash", f"{label}: exit {code}"))
+            return True
+        return False
+
+    def placeless(label, err):
+        for line in err.splitlines():
+            if b"error:" in line and not PLACED.match(line) and not WHOLE_INPUT.match(line):
+                fails.append(("no-place", f"{label}: {line[:200]!r}"))
+
+    for jobs in JOBS:
+        label = f"scan --jobs {jobs}"
+        code, out, err = run(binary, ["scan", str(path), "--format", "jsonl", "--jobs", str(jobs)], timeout)
+        if crashed(label, code):
+            continue
+        placeless(label, err)
+        outputs[jobs] = (code, out, TIMING.sub(b"", err))
+        m = SCANNED.search(err)
+        if m and games is None:
+            games = int(m.group(1))
+        for line in out.splitlines():
+            try:
+                g = json.loads(line).get("game", 0)
+            except ValueError:
+                fails.append(("bad-json", f"{label}: {line[:200]!r}"))
+                continue
+            if m and g > int(m.group(1)):
+                fails.append(("game-lost", f"{label}: finding for game {g} of {m.group(1)}"))
+    if len(set(outputs.values())) > 1:
+        fails.append(("jobs-differ", " / ".join(str(j) for j in outputs)))
+
+    # Claim mode: the listing counts the games as the scan does.
+    code, out, err = run(binary, [str(path), "--dead-search", "quick"], timeout)
+    if not crashed("claim", code):
+        placeless("claim", err)
+        m = CLAIM_COUNT.search(err)
+        claim_games = int(m.group(1)) if m else None
+        if claim_games is None and code in (0, 1):
+            claim_games = 1
+        if claim_games is not None and games is not None and claim_games != games:
+            fails.append(("game-lost", f"claim mode counts {claim_games} games, scan {games}"))
+        if games:
+            k = rng.randint(1, games)
+            code, out, err = run(binary, [str(path), "--game", str(k), "--dead-search", "quick"], timeout)
+            if not crashed(f"claim --game {k}", code):
+                placeless(f"claim --game {k}", err)
+    starts = len(GAME_START.findall(data))
+    if games is not None and games < starts:
+        fails.append(("game-lost", f"scan counts {games} games, the input has {starts} game starts"))
+    return fails
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--inputs", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--binary", default=str(ROOT / "target" / "release" / "verify-claim"))
+    ap.add_argument("--keep", default="/tmp/mutation-campaign")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    files = sources()
+    keep = Path(a.keep)
+    keep.mkdir(parents=True, exist_ok=True)
+    counts, kinds, failed = {}, {}, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(a.inputs):
+            data, kind = mutate(rng, stretch(rng, files))
+            kinds[kind] = kinds.get(kind, 0) + 1
+            ext = rng.choice([".pgn", ".pgn", ".pdn"])
+            path = Path(tmp) / f"m{i}{ext}"
+            path.write_bytes(data)
+            fails = check(a.binary, path, data, a.timeout, rng)
+            os.unlink(path)
+            if fails:
+                failed += 1
+                (keep / f"m{i}{ext}").write_bytes(data)
+                (keep / f"m{i}.why").write_text("\n".join(f"{c}: {d}" for c, d in fails) + "\n")
+                for c, _ in fails:
+                    counts[c] = counts.get(c, 0) + 1
+            if (i + 1) % 100 == 0:
+                print(f"{i + 1} inputs, {failed} failed", file=sys.stderr, flush=True)
+    print(f"inputs: {a.inputs} (seed {a.seed}); mutations: {dict(sorted(kinds.items()))}")
+    print(f"runs per input: scan --jobs {'/'.join(map(str, JOBS))}, claim mode listing, claim --game K")
+    print(f"failed inputs: {failed}; by check: {dict(sorted(counts.items())) or 'none'}")
+    if failed:
+        print(f"kept in {keep}/ (mN.pgn and mN.why)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
