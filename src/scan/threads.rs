@@ -164,7 +164,7 @@ pub(super) struct Worker {
 }
 
 /// A chunk buffer larger than this (a very long game) is not kept.
-const KEEP: usize = 4 * crate::input::chunks::CHUNK;
+const KEEP: usize = 4 * crate::input::ranges::SEGMENT as usize;
 
 impl Worker {
     pub(super) fn run(mut self) {
