@@ -492,7 +492,7 @@ fn peak_memory(big: &Path) {
     }
     let size = std::fs::metadata(&gb).map(|m| m.len()).unwrap_or(0);
     println!(
-        "memory: scan of {:.2} GB in {:.1} s, peak resident {:.1} MB (target < 100 MB)",
+        "memory: scan of {:.2} GB in {:.1} s, peak resident {:.1} MB (target < 64 MB)",
         size as f64 / 1e9,
         t.elapsed().as_secs_f64(),
         peak_kb as f64 / 1024.0
