@@ -167,6 +167,19 @@ impl<'a, G: Game> Scan<'a, G> {
         self.threefold_written(pos, ply, parity)
     }
 
+    /// A claim the player to move could make here, on the board (`written`
+    /// `None`) or by writing a move.
+    fn claim(&mut self, kind: Kind, ply: &Ply, written: Option<String>, message: String) {
+        self.out.push(info(
+            kind,
+            ply.p,
+            ply.offset,
+            Some(ply.side),
+            written,
+            message,
+        ));
+    }
+
     #[cold]
     fn threefold_on_board(&mut self, ply: &Ply) {
         self.threefold_done = true;
@@ -176,14 +189,7 @@ impl<'a, G: Game> Scan<'a, G> {
             self.reps,
             self.rules.repetition.board
         );
-        self.out.push(info(
-            Kind::ThreefoldClaimable,
-            ply.p,
-            ply.offset,
-            Some(ply.side),
-            None,
-            message,
-        ));
+        self.claim(Kind::ThreefoldClaimable, ply, None, message);
     }
 
     #[cold]
@@ -205,14 +211,7 @@ impl<'a, G: Game> Scan<'a, G> {
                 side.title(),
                 rules.repetition.written.unwrap_or(rules.repetition.board)
             );
-            self.out.push(info(
-                Kind::ThreefoldClaimable,
-                ply.p,
-                ply.offset,
-                Some(side),
-                Some(san),
-                message,
-            ));
+            self.claim(Kind::ThreefoldClaimable, ply, Some(san), message);
         }
         true
     }
@@ -259,14 +258,7 @@ impl<'a, G: Game> Scan<'a, G> {
             self.count_what(),
             self.rules.count.board
         );
-        self.out.push(info(
-            self.count_kind,
-            ply.p,
-            ply.offset,
-            Some(ply.side),
-            None,
-            message,
-        ));
+        self.claim(self.count_kind, ply, None, message);
     }
 
     #[cold]
@@ -288,14 +280,7 @@ impl<'a, G: Game> Scan<'a, G> {
                 self.rules.count_plies,
                 self.count_what(),
             );
-            self.out.push(info(
-                self.count_kind,
-                ply.p,
-                ply.offset,
-                Some(side),
-                Some(san),
-                message,
-            ));
+            self.claim(self.count_kind, ply, Some(san), message);
         }
         true
     }
