@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
-use crate::diag::{LineCursor, Place};
+use crate::diag::{Diagnostic, LineCursor, Place};
 use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
 use crate::input::walk::{self, Item};
 use crate::output::writing;
@@ -305,11 +305,9 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     let mut summary = order.summary;
     if summary.games == 0 && summary.failed_inputs == 0 {
         summary.failed_inputs += 1;
-        let message = "nothing scanned: no game in any input (directories are searched for \
-                       .pgn and .pdn files, plain or compressed)";
-        printer
-            .input_error(&config.paths.join(", "), message, out)
-            .map_err(writing)?;
+        for d in nothing_scanned(&config.paths) {
+            printer.input_error(&d, out).map_err(writing)?;
+        }
     }
     printer.totals(summary.games, summary.plies);
     printer.finish(out).map_err(writing)?;
@@ -317,6 +315,29 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     summary.bytes = consumed.load(Ordering::Relaxed);
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// No game in any input: each file named is an error at its start (it held
+/// no game: 1:1, the place a game would begin); directories and streams
+/// are named together, since no one place in them is wrong.
+fn nothing_scanned(paths: &[String]) -> Vec<Diagnostic> {
+    let is_file = |p: &String| p != "-" && std::path::Path::new(p).is_file();
+    let (files, others): (Vec<&String>, Vec<&String>) = paths.iter().partition(|p| is_file(p));
+    let start = Some(Place { line: 1, col: 1 });
+    let mut out: Vec<Diagnostic> = files
+        .iter()
+        .map(|f| Diagnostic::new(f, start, "no game in the file: nothing scanned (a game begins with its tags or its first move)"))
+        .collect();
+    if !others.is_empty() {
+        let names: Vec<&str> = others.iter().map(|p| p.as_str()).collect();
+        out.push(Diagnostic::new(
+            &names.join(", "),
+            None,
+            "nothing scanned: no game in any input (directories are searched for \
+             .pgn and .pdn files, plain or compressed)",
+        ));
+    }
+    out
 }
 
 /// Puts the work back in sequence order and prints it.
@@ -373,7 +394,7 @@ impl Order {
         match work {
             Work::Failed { file, message } => {
                 self.summary.failed_inputs += 1;
-                printer.input_error(&file, &message, out)
+                printer.input_error(&Diagnostic::new(&file, None, message), out)
             }
             Work::Skipped { file, message } => printer.input_warning(&file, &message, out),
             Work::Unread {

@@ -384,4 +384,20 @@ fn scanning_nothing_is_an_error_naming_the_inputs() {
     }
     let r = run_with_stdin(&["scan", "-"], Some(b""));
     assert_eq!(r.status, 2, "{}", r.stderr);
+    // A file named that holds no game: an error at its start, in every format.
+    let empty = d.join("empty.pgn");
+    let empty = empty.to_str().unwrap();
+    for format in ["text", "github", "jsonl"] {
+        let r = run(&["scan", empty, "--format", format]);
+        assert_eq!(r.status, 2, "{}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("{empty}:1:1: error: no game in the file")),
+            "{}",
+            r.stderr
+        );
+        if format == "github" {
+            assert!(r.stdout.contains(",line=1,col=1,"), "{}", r.stdout);
+        }
+    }
 }

@@ -100,8 +100,8 @@ impl Printer for Channel {
         self.send(Ok(FindingLine::new(row)))
     }
 
-    fn input_error(&mut self, file: &str, message: &str, _: &mut dyn Write) -> io::Result<()> {
-        self.send(Err(Diagnostic::new(file, None, message)))
+    fn input_error(&mut self, d: &Diagnostic, _: &mut dyn Write) -> io::Result<()> {
+        self.send(Err(d.clone()))
     }
 }
 

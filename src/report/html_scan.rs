@@ -13,6 +13,7 @@ use super::page::{esc, page_start};
 use super::scan::{Printer, Row};
 use super::svg::{self, Marks};
 use crate::claims::scan::{Kind, Severity};
+use crate::diag::Diagnostic;
 
 const SCAN_CSS: &str = r#"
 main.scan { display: flex; flex-direction: column; }
@@ -139,17 +140,21 @@ impl Printer for Html {
         out.write_all(s.as_bytes())
     }
 
-    fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
-        eprintln!("{file}: error: {message}");
+    fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
+        crate::output::to_stderr(d);
         self.start(out)?;
         self.close_game(out)?;
+        let file = match d.place {
+            Some(p) => format!("{}:{}:{}", d.file, p.line, p.col),
+            None => d.file.clone(),
+        };
         writeln!(
             out,
             "<p class=\"failed\"><b>{}</b>: {}</p>",
-            esc(file),
-            esc(message)
+            esc(&file),
+            esc(&d.message)
         )?;
-        self.failed.push((file.to_owned(), message.to_owned()));
+        self.failed.push((file, d.message.clone()));
         Ok(())
     }
 

@@ -11,6 +11,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::claims::scan::{Kind, Severity};
+use crate::diag::Diagnostic;
 use crate::scan::Placed;
 
 /// A finding with its file and its game number in the file.
@@ -22,10 +23,11 @@ pub struct Row<'a> {
 
 pub trait Printer {
     fn finding(&mut self, row: &Row<'_>, out: &mut dyn Write) -> io::Result<()>;
-    /// An input that could not be read (always also said on stderr).
-    fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
+    /// An input that could not be read, or held no game (always also said
+    /// on stderr), with its place when it has one.
+    fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
         let _ = out;
-        crate::output::to_stderr(format_args!("{file}: error: {message}"));
+        crate::output::to_stderr(d);
         Ok(())
     }
     /// A path a walk left out (always also said on stderr).
@@ -237,13 +239,17 @@ impl Printer for Github {
         )
     }
 
-    fn input_error(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
-        crate::output::to_stderr(format_args!("{file}: error: {message}"));
+    fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
+        crate::output::to_stderr(d);
+        let place = d
+            .place
+            .map(|p| format!(",line={},col={}", p.line, p.col))
+            .unwrap_or_default();
         writeln!(
             out,
-            "::error file={},title=unreadable-input::{}",
-            gh_escape(file, true),
-            gh_escape(message, false)
+            "::error file={}{place},title=unreadable-input::{}",
+            gh_escape(&d.file, true),
+            gh_escape(&d.message, false)
         )
     }
 
