@@ -123,7 +123,7 @@ impl<W: Write> Sink for Lines<W> {
     }
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         self.out.flush()?;
-        eprintln!("{}", summary.line());
+        crate::output::to_stderr(summary.line());
         Ok(())
     }
 }
@@ -284,7 +284,7 @@ impl<W: Write> Sink for Live<W> {
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         self.out.write_all(b"\x1b[?25h")?;
         self.out.flush()?;
-        eprintln!("{}", summary.line());
+        crate::output::to_stderr(summary.line());
         Ok(())
     }
 }
