@@ -145,6 +145,15 @@ impl<'a, G: Game> Scan<'a, G> {
         self.out.push(finding);
     }
 
+    /// A draw the rules declare here without a claim (insufficient
+    /// material, fivefold repetition, seventy-five moves): the game's end.
+    fn draw(&mut self, kind: Kind, ply: &Ply, message: String) {
+        self.end_with(
+            info(kind, ply.p, ply.offset, None, None, message),
+            "1/2-1/2",
+        );
+    }
+
     /// Threefold repetition (9.2): on the board, or with a written move
     /// that makes a position stand a third time. Returns whether a claim
     /// is possible here.
@@ -296,15 +305,7 @@ impl<'a, G: Game> Scan<'a, G> {
             "neither side can checkmate with the material left: the game is drawn ({})",
             self.rules.ending_article(Ending::InsufficientMaterial)
         );
-        let finding = info(
-            Kind::InsufficientMaterial,
-            ply.p,
-            ply.offset,
-            None,
-            None,
-            message,
-        );
-        self.end_with(finding, "1/2-1/2");
+        self.draw(Kind::InsufficientMaterial, ply, message);
     }
 
     /// The draws the arbiter declares without a claim (fivefold repetition,
@@ -345,15 +346,7 @@ impl<'a, G: Game> Scan<'a, G> {
             "the position has stood {times} times: the game is drawn ({})",
             a.repetition_article
         );
-        let finding = info(
-            Kind::FivefoldRepetition,
-            ply.p,
-            ply.offset,
-            None,
-            None,
-            message,
-        );
-        self.end_with(finding, "1/2-1/2");
+        self.draw(Kind::FivefoldRepetition, ply, message);
     }
 
     #[cold]
@@ -363,15 +356,7 @@ impl<'a, G: Game> Scan<'a, G> {
             "{} plies without a pawn move or a capture: the game is drawn ({})",
             ply.clock, a.count_article
         );
-        let finding = info(
-            Kind::SeventyFiveMove,
-            ply.p,
-            ply.offset,
-            None,
-            None,
-            message,
-        );
-        self.end_with(finding, "1/2-1/2");
+        self.draw(Kind::SeventyFiveMove, ply, message);
     }
 
     /// The final position: checkmate, stalemate, or (draughts) no move.
