@@ -19,11 +19,7 @@ fn d3chess_test_vector() {
     let Some(shared) = common::shared() else {
         return;
     };
-    let text = std::fs::read_to_string(shared.join("labels/d3chess-test-vector.txt")).unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.len() > 3)
-        .collect();
+    let lines = common::d3chess_vectors(&shared);
     // (pairs, undetermined, quick proved, contradictions), in parallel.
     let results: Vec<(usize, usize, usize, Vec<String>)> = lines
         .par_iter()

@@ -30,10 +30,8 @@ fn remembered_verdicts_are_the_analysers() {
     let Some(shared) = common::shared() else {
         return;
     };
-    let text = std::fs::read_to_string(shared.join("labels/d3chess-test-vector.txt")).unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.len() > 3)
+    let lines: Vec<String> = common::d3chess_vectors(&shared)
+        .into_iter()
         .step_by(4) // a quarter of them: the analyser is run twice on each
         .collect();
     // (positions asked, whether the side to move changed a verdict), each

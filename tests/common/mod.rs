@@ -57,6 +57,16 @@ pub fn games_scanned(stderr: &str) -> usize {
         .unwrap_or_else(|| panic!("no summary line: {stderr}"))
 }
 
+/// The D3-Chess test vector's positions (`../shared/labels`): one line
+/// each, comments and blank lines left out.
+pub fn d3chess_vectors(shared: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(shared.join("labels/d3chess-test-vector.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && l.len() > 3)
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Runs with `--format json` and parses the object.
 pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
     let mut a = args.to_vec();
