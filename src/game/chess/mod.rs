@@ -26,6 +26,7 @@ mod explain;
 pub mod hash;
 pub mod san;
 mod start;
+pub mod unproved;
 pub mod unwinnable;
 mod written;
 use explain::{explain_ambiguous, explain_illegal};

@@ -179,7 +179,8 @@ pub(super) fn analyse(pos: &Chess, side: Color, search: Search) -> Win {
 /// no verdict; one entry, so no memory grows.
 struct LastQuick {
     pos: Chess,
-    board: chess::Board,
+    /// The analyser's board, built when a side is first put to it.
+    board: Option<chess::Board>,
     /// White's and Black's: proved unable to mate, or not (yet) asked.
     proved: [Option<bool>; 2],
 }
@@ -191,21 +192,41 @@ thread_local! {
 
 /// Whether the quick test proves that none of `sides` can mate, asking
 /// them in order and stopping at the first not proved; `None` when the
-/// position cannot go to the analyser as it is (see [`to_board`]).
+/// position cannot go to the analyser as it is (see [`to_board`]). A side
+/// the test certainly cannot prove ([`super::unproved`]) is answered
+/// without it.
 fn quick_proved(pos: &Chess, sides: &[Color]) -> Option<bool> {
+    if !fits_analyser(pos) || !exotic_rights(pos).is_empty() {
+        return None;
+    }
     LAST_QUICK.with_borrow_mut(|last| {
         if last.as_ref().is_none_or(|l| l.pos != *pos) {
             *last = Some(LastQuick {
-                board: to_board(pos)?,
                 pos: pos.clone(),
+                board: None,
                 proved: [None; 2],
             });
         }
-        let LastQuick { board, proved, .. } = last.as_mut()?;
-        Some(sides.iter().all(|&side| {
-            let slot = &mut proved[usize::from(side == Color::Black)];
-            *slot.get_or_insert_with(|| chasolver::is_unwinnable_fast(board, chess_color(side)))
-        }))
+        let l = last.as_mut()?;
+        for &side in sides {
+            let slot = usize::from(side == Color::Black);
+            let proved = match l.proved[slot] {
+                Some(proved) => proved,
+                None => {
+                    let proved = !super::unproved::quick_test_cannot_prove(pos, side) && {
+                        if l.board.is_none() {
+                            l.board = Some(to_board(pos)?);
+                        }
+                        chasolver::is_unwinnable_fast(l.board.as_ref()?, chess_color(side))
+                    };
+                    *l.proved[slot].insert(proved)
+                }
+            };
+            if !proved {
+                return Some(false);
+            }
+        }
+        Some(true)
     })
 }
 

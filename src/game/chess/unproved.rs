@@ -1,0 +1,257 @@
+//! Positions where the analyser's quick test cannot succeed, known without
+//! running it.
+//!
+//! The quick test (`chasolver::is_unwinnable_fast`, version 3) proves a side
+//! unable to mate in stages. For a side W it first plays out forced moves,
+//! then runs a full-width search 4 plies deep (7 when only pawns and
+//! bishops are left) that succeeds only if *every* line ends in material W
+//! cannot mate with, or in a position without moves where W has not mated.
+//! Its later stages run only on pawn structures it calls blocked: enough
+//! W pawns facing an enemy pawn or king, and no pawn without an enemy pawn
+//! on its file.
+//!
+//! So when a position has two or more legal moves (nothing is forced),
+//! still has a knight, rook or queen, has a pawn structure that is not
+//! blocked in that sense, and has one line of 4 plies along which W keeps
+//! mating material and nobody runs out of moves, the quick test answers
+//! "not proved" whatever it would explore. This module finds that line
+//! with shakmaty on our own position, about a third of the cost of handing
+//! the position to the analyser, which is then not asked.
+//!
+//! This is a statement about the analyser, not about chess: it never
+//! declares a position winnable or dead. Every verdict is still exactly the
+//! analyser's; `tests/quick_gate.rs` checks on every final position of the
+//! corpus, on positions along its games and on the D3-Chess vectors that
+//! whenever this says "cannot prove", the analyser, run, does not prove.
+//! It reads the analyser's own definitions (quoted at each function), so a
+//! new major version of chasolver must be checked against it again (the
+//! dependency is pinned to version 3).
+
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
+
+/// Positions visited in the search for a line before giving up (the
+/// analyser then decides). The first line almost always serves.
+const BUDGET: u32 = 24;
+
+/// The most quiet moves tried at one position.
+const BRANCH: usize = 2;
+
+/// Whether the analyser's quick test, asked whether `winner` can still
+/// mate, certainly answers "not proved". `false` means "ask it".
+pub fn quick_test_cannot_prove(pos: &Chess, winner: Color) -> bool {
+    let board = pos.board();
+    let knights_rooks_queens = board.knights() | board.rooks() | board.queens();
+    if knights_rooks_queens.is_empty()
+        || !structure_never_blocked(pos, winner)
+        || insufficient(pos, winner)
+    {
+        return false;
+    }
+    let mut moves = [Move::Put {
+        role: Role::Pawn,
+        to: Square::A1,
+    }; BRANCH];
+    // Two legal moves: nothing is forced, so the analyser searches `pos`.
+    let n = quiet_moves(pos, &mut moves, 2);
+    let mut budget = BUDGET;
+    n >= 2
+        && moves[..n]
+            .iter()
+            .any(|m| quiet_line(&after(pos, *m), 3, &mut budget))
+}
+
+fn after(pos: &Chess, m: Move) -> Chess {
+    let mut p = pos.clone();
+    p.play_unchecked(m);
+    p
+}
+
+/// A line of `depth` more quiet plies from `pos`, every position on it
+/// with a legal move. Quiet moves take nothing and promote nothing, so the
+/// material, and with it the analyser's "insufficient" answer, stays that
+/// of the line's start: along this line its search cannot succeed.
+fn quiet_line(pos: &Chess, depth: u8, budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let mut moves = [Move::Put {
+        role: Role::Pawn,
+        to: Square::A1,
+    }; BRANCH];
+    // One move is enough to go on: a line that stops short gives up.
+    let n = quiet_moves(pos, &mut moves, 1);
+    if depth == 0 || n == 0 {
+        return n > 0;
+    }
+    moves[..n]
+        .iter()
+        .any(|m| quiet_line(&after(pos, *m), depth - 1, budget))
+}
+
+/// Fills `out` with up to `want` legal quiet moves of the side to move
+/// (pieces to empty squares, pawns one step short of promotion) and returns
+/// how many: the first found, not all. A normal move is legal exactly when its own king
+/// is not attacked afterwards, so each is tested that way. Finding none
+/// proves nothing (captures, castling and the rest are not looked at); the
+/// caller then gives up.
+fn quiet_moves(pos: &Chess, out: &mut [Move; BRANCH], want: usize) -> usize {
+    let b = pos.board();
+    let us = pos.turn();
+    let Some(king) = b.king_of(us) else {
+        return 0;
+    };
+    let occupied = b.occupied();
+    let (step, last) = match us {
+        Color::White => (8, Rank::Eighth),
+        Color::Black => (-8, Rank::First),
+    };
+    let mut n = 0;
+    for role in [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+        Role::Pawn,
+    ] {
+        for from in b.by_piece(role.of(us)) {
+            let targets = match role {
+                Role::Pawn => from
+                    .offset(step)
+                    .filter(|to| to.rank() != last)
+                    .map_or(Bitboard::EMPTY, Bitboard::from_square),
+                _ => attacks::attacks(from, role.of(us), occupied),
+            };
+            for to in targets & !occupied {
+                let king_after = if role == Role::King { to } else { king };
+                let occ = occupied ^ Bitboard::from_square(from) | Bitboard::from_square(to);
+                if b.attacks_to(king_after, !us, occ).is_empty() {
+                    out[n] = Move::Normal {
+                        role,
+                        from,
+                        capture: None,
+                        to,
+                        promotion: None,
+                    };
+                    n += 1;
+                    if n == want {
+                        return n;
+                    }
+                }
+            }
+        }
+    }
+    n
+}
+
+/// The analyser's `insufficient_white_material`, for `winner` as White:
+/// a lone king; king and knight against no minor piece, rook or pawn; or
+/// king and bishops with every bishop on the board on one colour and no
+/// knight or pawn anywhere.
+fn insufficient(pos: &Chess, winner: Color) -> bool {
+    let b = pos.board();
+    let w = b.by_color(winner);
+    let l = b.by_color(!winner);
+    if w.count() == 1 {
+        return true;
+    }
+    let minors = b.knights() | b.bishops();
+    if w.count() == 2 && w.intersects(b.knights()) && !l.intersects(minors | b.rooks() | b.pawns())
+    {
+        return true;
+    }
+    let w_bishops = w & b.bishops();
+    if w_bishops.is_empty() {
+        return false;
+    }
+    let colour = if w_bishops.intersects(Bitboard::DARK_SQUARES) {
+        Bitboard::DARK_SQUARES
+    } else {
+        Bitboard::LIGHT_SQUARES
+    };
+    w.count() == w_bishops.count() + 1
+        && !(b.bishops() & !colour).any()
+        && b.knights().is_empty()
+        && b.pawns().is_empty()
+}
+
+/// The analyser's gate to its later stages fails on this board: fewer of
+/// `winner`'s pawns face an enemy pawn or king than
+/// `max(1, pawns / 2 - 2)` (`nb_blocked_pawns`), or some pawn has no enemy
+/// pawn on its file (`has_lonely_pawns`; a pawn one step from promotion
+/// does not count). Both read in `winner`'s direction (the analyser
+/// mirrors the board for Black).
+fn structure_never_blocked(pos: &Chess, winner: Color) -> bool {
+    let b = pos.board();
+    let w_pawns = b.pawns() & b.by_color(winner);
+    let l_pawns = b.pawns() & b.by_color(!winner);
+    let l_king = b.kings() & b.by_color(!winner);
+    let forward = match winner {
+        Color::White => w_pawns.0 << 8,
+        Color::Black => w_pawns.0 >> 8,
+    };
+    let blocked = (forward & (l_pawns | l_king).0).count_ones();
+    let pawns = b.pawns().count() as i8;
+    let threshold = (pawns / 2 - 2).max(1) as u32;
+    blocked < threshold || lonely_pawns(w_pawns, l_pawns, winner)
+}
+
+/// Whether the files of `winner`'s pawns (but one on its seventh rank)
+/// differ from the files of the loser's (but one on `winner`'s second).
+fn lonely_pawns(w_pawns: Bitboard, l_pawns: Bitboard, winner: Color) -> bool {
+    let (w_seventh, w_second) = match winner {
+        Color::White => (Rank::Seventh, Rank::Second),
+        Color::Black => (Rank::Second, Rank::Seventh),
+    };
+    let files = |pawns: Bitboard, skip: Rank| {
+        (pawns & !Bitboard::from_rank(skip))
+            .into_iter()
+            .fold(0u8, |acc, sq| acc | 1 << u8::from(sq.file()))
+    };
+    files(w_pawns, w_seventh) != files(l_pawns, w_second)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn pos(fen: &str) -> Chess {
+        Fen::from_ascii(fen.as_bytes())
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn an_open_middlegame_is_not_asked() {
+        let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        assert!(quick_test_cannot_prove(&p, Color::White));
+        assert!(quick_test_cannot_prove(&p, Color::Black));
+    }
+
+    #[test]
+    fn what_the_analyser_could_prove_is_asked() {
+        // Pawns and bishops only: its search goes deeper.
+        assert!(!quick_test_cannot_prove(
+            &pos("4k3/8/8/2b5/8/8/4P3/4K3 w - - 0 1"),
+            Color::White
+        ));
+        // A lone king for White: its search proves it at once.
+        assert!(!quick_test_cannot_prove(
+            &pos("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"),
+            Color::White
+        ));
+        // A locked pawn wall with rooks: the later stages run.
+        assert!(!quick_test_cannot_prove(
+            &pos("r3k3/8/8/1p1p1p1p/1P1P1P1P/8/8/R3K3 w - - 0 1"),
+            Color::White
+        ));
+        // One legal move: forced moves are played first.
+        assert!(!quick_test_cannot_prove(
+            &pos("7k/8/8/8/8/8/1q6/K1R5 w - - 0 1"),
+            Color::White
+        ));
+    }
+}

@@ -1,0 +1,248 @@
+//! `unproved::quick_test_cannot_prove` answers for the analyser without
+//! running it, so it must never say "cannot prove" where the analyser's
+//! quick test, run, proves a side unable to mate. Checked, for each side,
+//! on every final position of ../shared/corpus (the TCEC files too), on
+//! every sixth position along its games, on the D3-Chess vectors with each
+//! side to move, and on random games from a few starts. It must also skip
+//! most positions, or the scan pays for nothing. Skips, saying so, without
+//! `../shared` (the random part runs anyway).
+
+mod common;
+
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use rayon::prelude::*;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
+use verify_claim::game::chess::unproved::quick_test_cannot_prove;
+use verify_claim::game::chess::unwinnable::{fits_analyser, position_from_fen};
+
+/// What one position gave: (sides skipped, sides the analyser proved).
+fn check(pos: &Chess) -> (u32, u32) {
+    if pos.legal_moves().is_empty() || !fits_analyser(pos) {
+        return (0, 0);
+    }
+    if pos.castles().castling_rights() != standard_rights(pos) {
+        return (0, 0); // Chess960 rights: the analyser is not asked as is
+    }
+    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+    let board = chess::Board::from_str(&fen).unwrap();
+    let (mut skipped, mut proved) = (0, 0);
+    for (side, theirs) in [
+        (Color::White, chess::Color::White),
+        (Color::Black, chess::Color::Black),
+    ] {
+        let skip = quick_test_cannot_prove(pos, side);
+        let proves = chasolver::is_unwinnable_fast(&board, theirs);
+        assert!(
+            !(skip && proves),
+            "{fen}: skipped for {side:?}, but the analyser proves it"
+        );
+        skipped += u32::from(skip);
+        proved += u32::from(proves);
+    }
+    (skipped, proved)
+}
+
+/// The castling rights the `chess` crate can hold: rooks in the corners
+/// with their king on e1 or e8.
+fn standard_rights(pos: &Chess) -> shakmaty::Bitboard {
+    use shakmaty::{Bitboard, Square};
+    let b = pos.board();
+    let mut ok = Bitboard::EMPTY;
+    if b.king_of(Color::White) == Some(Square::E1) {
+        ok |= Bitboard::from(Square::A1) | Bitboard::from(Square::H1);
+    }
+    if b.king_of(Color::Black) == Some(Square::E8) {
+        ok |= Bitboard::from(Square::A8) | Bitboard::from(Square::H8);
+    }
+    pos.castles().castling_rights() & ok
+}
+
+fn tally(positions: &[Chess]) -> (usize, u32, u32) {
+    let (s, p) = positions
+        .par_iter()
+        .map(check)
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (positions.len(), s, p)
+}
+
+/// The final position of each game, and every sixth on the way.
+struct Collect {
+    pos: Chess,
+    ply: usize,
+    bad: bool,
+    out: Vec<Chess>,
+    finals: Vec<Chess>,
+}
+
+impl Visitor for Collect {
+    type Tags = Option<Chess>;
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
+        ControlFlow::Continue(None)
+    }
+    fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        if name == b"FEN" {
+            *tags = Fen::from_ascii(value.as_bytes())
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok());
+        }
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), ()> {
+        self.pos = tags.unwrap_or_default();
+        self.ply = 0;
+        self.bad = false;
+        ControlFlow::Continue(())
+    }
+    fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
+        if self.bad {
+            return ControlFlow::Continue(());
+        }
+        match san.san.to_move(&self.pos) {
+            Ok(m) => self.pos.play_unchecked(m),
+            Err(_) => self.bad = true,
+        }
+        self.ply += 1;
+        if self.ply.is_multiple_of(6) {
+            self.out.push(self.pos.clone());
+        }
+        ControlFlow::Continue(())
+    }
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
+        ControlFlow::Continue(pgn_reader::Skip(true))
+    }
+    fn end_game(&mut self, _: ()) {
+        if !self.bad {
+            self.finals.push(self.pos.clone());
+        }
+    }
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn never_skips_what_the_analyser_proves_on_the_corpus() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let mut paths = Vec::new();
+    files(&shared.join("corpus"), &mut paths);
+    paths.sort();
+    let mut v = Collect {
+        pos: Chess::default(),
+        ply: 0,
+        bad: false,
+        out: Vec::new(),
+        finals: Vec::new(),
+    };
+    for p in &paths {
+        let name = p.to_string_lossy();
+        let mut bytes = Vec::new();
+        if name.ends_with(".zst") {
+            let f = std::fs::File::open(p).unwrap();
+            zstd::stream::read::Decoder::new(f)
+                .unwrap()
+                .read_to_end(&mut bytes)
+                .unwrap();
+        } else if name.ends_with(".pgn") {
+            bytes = std::fs::read(p).unwrap();
+        } else {
+            continue;
+        }
+        let mut reader = Reader::new(&bytes[..]);
+        while let Ok(Some(())) = reader.read_game(&mut v) {}
+    }
+    let (n, skipped, proved) = tally(&v.finals);
+    eprintln!("final positions: {n}, sides skipped {skipped}, proved by the analyser {proved}");
+    assert!(n > 8_000, "{n}");
+    // Most final positions are never put to the analyser; some it proves.
+    assert!(skipped as usize > n, "{skipped} of {n} positions' 2 sides");
+    assert!(proved > 0);
+    let (n, skipped, proved) = tally(&v.out);
+    eprintln!("positions along the games: {n}, sides skipped {skipped}, proved {proved}");
+    assert!(n > 100_000, "{n}");
+}
+
+#[test]
+fn never_skips_what_the_analyser_proves_on_the_d3chess_vectors() {
+    let Some(shared) = common::shared() else {
+        return;
+    };
+    let mut positions = Vec::new();
+    for line in common::d3chess_vectors(&shared) {
+        let board = line[2..].split_whitespace().next().unwrap().to_owned();
+        for turn in ["w", "b"] {
+            if let Ok(p) = position_from_fen(&format!("{board} {turn} - - 0 1")) {
+                positions.push(p);
+            }
+        }
+    }
+    let (n, skipped, proved) = tally(&positions);
+    eprintln!("D3-Chess positions: {n}, sides skipped {skipped}, proved {proved}");
+    assert!(n > 1_000 && proved > 100, "{n} {proved}");
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+#[test]
+fn never_skips_what_the_analyser_proves_in_random_games() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let starts: Vec<Chess> = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        // Locked pawns with pieces behind them; a few pieces left.
+        "r1b1k2r/8/8/1p1p1p1p/1P1P1P1P/8/8/R1B1K2R w KQkq - 0 1",
+        "4k3/8/3n4/1p1p1p1p/1P1P1P1P/8/8/4K1N1 w - - 0 1",
+        "4k3/8/8/p1p1p1p1/P1P1P1P1/8/2Q5/4K3 w - - 0 1",
+        "8/8/2k5/8/8/5N2/2K5/8 w - - 0 1",
+    ]
+    .iter()
+    .map(|f| position_from_fen(f).unwrap())
+    .collect();
+    let mut positions = Vec::new();
+    for game in 0..600 {
+        let mut pos = starts[game % starts.len()].clone();
+        for _ in 0..160 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play_unchecked(legal[rng.below(legal.len())]);
+            positions.push(pos.clone());
+        }
+    }
+    let (n, skipped, proved) = tally(&positions);
+    eprintln!("random positions: {n}, sides skipped {skipped}, proved {proved}");
+    assert!(
+        n > 50_000 && skipped > 0 && proved > 0,
+        "{n} {skipped} {proved}"
+    );
+}
