@@ -335,7 +335,8 @@ impl Game for ChessGame {
     }
 
     fn ending(pos: &Chess) -> Option<Ending> {
-        if pos.legal_moves().is_empty() {
+        // A quiet move found by the attack tables settles the usual case.
+        if !unproved::has_quiet_move(pos) && pos.legal_moves().is_empty() {
             Some(if pos.is_check() {
                 Ending::Checkmate
             } else {

@@ -89,6 +89,16 @@ fn quiet_line(pos: &Chess, depth: u8, budget: &mut u32) -> bool {
         .any(|m| quiet_line(&after(pos, *m), depth - 1, budget))
 }
 
+/// Whether the side to move has a legal quiet move (see [`quiet_moves`]):
+/// `true` proves it can move; `false` proves nothing.
+pub fn has_quiet_move(pos: &Chess) -> bool {
+    let mut moves = [Move::Put {
+        role: Role::Pawn,
+        to: Square::A1,
+    }; BRANCH];
+    quiet_moves(pos, &mut moves, 1) == 1
+}
+
 /// Fills `out` with up to `want` legal quiet moves of the side to move
 /// (pieces to empty squares, pawns one step short of promotion) and returns
 /// how many: the first found, not all. A normal move is legal exactly when its own king
@@ -222,6 +232,58 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap()
+    }
+
+    /// Every move `quiet_moves` offers is legal, and it finds one whenever
+    /// a legal move takes nothing, promotes nothing and is not castling or
+    /// en passant: on random games from a few starts.
+    #[test]
+    fn quiet_moves_are_legal_moves() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for start in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/1P4P1/8/8/2pP4/8/8/R3K2R b KQkq d3 0 1",
+            "4k3/8/8/K1Pp3r/8/8/8/8 w - d6 0 1",
+        ] {
+            for _ in 0..60 {
+                let mut p = pos(start);
+                for _ in 0..150 {
+                    let legal = p.legal_moves();
+                    let mut out = [Move::Put {
+                        role: Role::Pawn,
+                        to: Square::A1,
+                    }; BRANCH];
+                    let n = quiet_moves(&p, &mut out, BRANCH);
+                    for m in &out[..n] {
+                        assert!(legal.contains(m), "{m:?} in {:?}", p.board());
+                    }
+                    let quiet = legal.iter().any(|m| {
+                        matches!(
+                            m,
+                            Move::Normal {
+                                capture: None,
+                                promotion: None,
+                                ..
+                            }
+                        )
+                    });
+                    assert_eq!(n > 0, quiet, "{:?}", p.board());
+                    checked += 1;
+                    if legal.is_empty() {
+                        break;
+                    }
+                    p.play_unchecked(legal[next(legal.len())]);
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
