@@ -80,6 +80,9 @@ pub struct LineCursor<'a> {
     at: usize,
     line: u32,
     line_start: usize,
+    /// Characters from `line_start` to `at`: a long line is counted once,
+    /// not again from its start for each offset on it.
+    col: u32,
 }
 
 impl<'a> LineCursor<'a> {
@@ -95,6 +98,7 @@ impl<'a> LineCursor<'a> {
             at: 0,
             line: first_line,
             line_start: 0,
+            col: 0,
         }
     }
 
@@ -109,22 +113,28 @@ impl<'a> LineCursor<'a> {
         if from > 0 && from < offset && self.bytes[from - 1] == b'\r' && self.bytes[from] == b'\n' {
             from += 1;
             self.line_start = from;
+            self.col = 0;
         }
         let seg = &self.bytes[from..offset];
         self.line += crate::record::boundary::line_ends(seg) as u32;
-        if let Some(i) = memchr::memrchr2(b'\n', b'\r', seg) {
-            self.line_start = from + i + 1;
+        match memchr::memrchr2(b'\n', b'\r', seg) {
+            Some(i) => {
+                self.line_start = from + i + 1;
+                self.col = chars(&self.bytes[self.line_start..offset]);
+            }
+            None => self.col += chars(seg),
         }
         self.at = offset;
-        let chars = self.bytes[self.line_start..offset]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count() as u32;
         Place {
             line: self.line,
-            col: 1 + chars,
+            col: 1 + self.col,
         }
     }
+}
+
+/// The characters of UTF-8 text: bytes that do not continue one.
+fn chars(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
 }
 
 #[cfg(test)]
@@ -145,9 +155,9 @@ mod tests {
 
     #[test]
     fn the_cursor_agrees_with_place_of() {
-        let text = b"a\r\nb\rc\n\r\nd\xc3\xa9e\r";
+        let text = b"a\r\nb\rc\n\r\nd\xc3\xa9e\rfg\xc3\xa9h\xc3\xa9ijk\r\nl";
         let base = Place { line: 1, col: 1 };
-        for step in 1..4 {
+        for step in 1..7 {
             let mut cursor = LineCursor::new(text, 1);
             for offset in (0..=text.len()).step_by(step) {
                 assert_eq!(

@@ -23,10 +23,11 @@ pub fn at_line_start(bytes: &[u8], i: usize) -> bool {
 /// The number of line ends in `bytes`: LF, CR and CRLF each count once.
 pub fn line_ends(bytes: &[u8]) -> usize {
     let lf = memchr::memchr_iter(b'\n', bytes).count();
-    let cr = memchr::memchr_iter(b'\r', bytes).count();
-    if cr == 0 {
+    // Most files have no CR: finding none is cheaper than counting them.
+    if memchr::memchr(b'\r', bytes).is_none() {
         return lf;
     }
+    let cr = memchr::memchr_iter(b'\r', bytes).count();
     let crlf = memchr::memmem::find_iter(bytes, b"\r\n").count();
     lf + cr - crlf
 }
