@@ -277,9 +277,11 @@ impl<'a> Reader<'a> {
     #[inline(never)]
     fn text_anew(&mut self, from: usize, to: usize) -> Option<&'a str> {
         let rest = &self.bytes[from..];
-        self.text = match std::str::from_utf8(rest) {
+        // A SIMD check (simdutf8): the stretch is the whole rest of the
+        // input, comments too, and std's check costs several times more.
+        self.text = match simdutf8::compat::from_utf8(rest) {
             Ok(s) => s,
-            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+            Err(e) => simdutf8::basic::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
         };
         self.text_from = from;
         self.text.get(..to - from)
