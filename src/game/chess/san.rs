@@ -280,7 +280,7 @@ fn pawn_push_origins(us: Color, to: Square, occupied: Bitboard) -> Bitboard {
 /// king of `us` on `king` (a piece captured on `to` attacks nothing). The
 /// stepping pieces from their small tables; a slider only if it stands on a
 /// line through the king, then by what lies between.
-fn king_is_safe(
+pub(super) fn king_is_safe(
     board: &shakmaty::Board,
     us: Color,
     king: Square,

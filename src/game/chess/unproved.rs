@@ -117,13 +117,15 @@ fn quiet_moves(pos: &Chess, out: &mut [Move; BRANCH], want: usize) -> usize {
         Color::Black => (-8, Rank::First),
     };
     let mut n = 0;
+    // Stepping pieces first: their targets and the king-safety test come
+    // from small tables; a slider's targets need the magic table.
     for role in [
         Role::Knight,
+        Role::King,
+        Role::Pawn,
         Role::Bishop,
         Role::Rook,
         Role::Queen,
-        Role::King,
-        Role::Pawn,
     ] {
         for from in b.by_piece(role.of(us)) {
             let targets = match role {
@@ -135,8 +137,7 @@ fn quiet_moves(pos: &Chess, out: &mut [Move; BRANCH], want: usize) -> usize {
             };
             for to in targets & !occupied {
                 let king_after = if role == Role::King { to } else { king };
-                let occ = occupied ^ Bitboard::from_square(from) | Bitboard::from_square(to);
-                if b.attacks_to(king_after, !us, occ).is_empty() {
+                if super::san::king_is_safe(b, us, king_after, from, to) {
                     out[n] = Move::Normal {
                         role,
                         from,
