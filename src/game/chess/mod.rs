@@ -274,15 +274,14 @@ impl Game for ChessGame {
         (next == *to).then_some(m)
     }
 
+    #[inline]
     fn parse_recorded(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         // The common shapes, read and resolved without the general parser;
         // anything else (and every error, to explain it) goes the long way.
-        if let Some(san) = san::quick_parse(text.as_bytes())
-            && let Ok(m) = san::resolve(pos, san)
-        {
-            return Ok(m);
+        match san::quick_move(pos, text.as_bytes()) {
+            Some(m) => Ok(m),
+            None => parse_recorded_slowly(pos, text),
         }
-        parse_recorded_slowly(pos, text)
     }
 
     fn parse_written(pos: &Chess, text: &str) -> Result<Move, MoveError> {

@@ -76,6 +76,15 @@ pub fn resolve(pos: &Chess, san: San) -> Result<Move, SanError> {
     })
 }
 
+/// The move of a token in one of the common shapes ([`quick_parse`]) that
+/// names a legal move; `None` for anything else. Returned in a register:
+/// the caller builds its `Result` itself (a `Result` written through memory
+/// and read back at once stalled the scan's loop).
+#[inline(never)]
+pub fn quick_move(pos: &Chess, text: &[u8]) -> Option<Move> {
+    resolve(pos, quick_parse(text)?).ok()
+}
+
 /// Castling, en passant and anything unusual: shakmaty's own resolution.
 #[cold]
 #[inline(never)]
