@@ -83,6 +83,9 @@ pub struct LineCursor<'a> {
     /// Characters from `line_start` to `at`: a long line is counted once,
     /// not again from its start for each offset on it.
     col: u32,
+    /// Whether `bytes` holds a CR at all (looked for once): without one,
+    /// a line end is an LF and counting LFs is enough.
+    cr: bool,
 }
 
 impl<'a> LineCursor<'a> {
@@ -99,6 +102,7 @@ impl<'a> LineCursor<'a> {
             line: first_line,
             line_start: 0,
             col: 0,
+            cr: memchr::memchr(b'\r', bytes).is_some(),
         }
     }
 
@@ -116,7 +120,11 @@ impl<'a> LineCursor<'a> {
             self.col = 0;
         }
         let seg = &self.bytes[from..offset];
-        self.line += crate::record::boundary::line_ends(seg) as u32;
+        self.line += if self.cr {
+            crate::record::boundary::line_ends(seg)
+        } else {
+            bytecount::count(seg, b'\n')
+        } as u32;
         match memchr::memrchr2(b'\n', b'\r', seg) {
             Some(i) => {
                 self.line_start = from + i + 1;
@@ -129,6 +137,14 @@ impl<'a> LineCursor<'a> {
             line: self.line,
             col: 1 + self.col,
         }
+    }
+}
+
+impl LineCursor<'_> {
+    /// The line ends in all of `bytes` (what the next stretch's first line
+    /// follows from), counted on from the last place asked for.
+    pub fn line_ends(&mut self) -> u32 {
+        self.place(self.bytes.len()).line - self.base.line
     }
 }
 
@@ -165,6 +181,25 @@ mod tests {
                     place_of(text, offset, base),
                     "{offset}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_cursor_counts_every_line_end_once() {
+        for text in [
+            &b"a\r\nb\rc\n\r\nd\xc3\xa9e\r"[..],
+            b"a\nb\n",
+            b"\r\n\r\n\r",
+            b"",
+        ] {
+            for step in 1..5 {
+                let mut cursor = LineCursor::new(text, 1);
+                for offset in (0..=text.len()).step_by(step) {
+                    cursor.place(offset);
+                }
+                let want = crate::record::boundary::line_ends(text) as u32;
+                assert_eq!(cursor.line_ends(), want, "{text:?} {step}");
             }
         }
     }

@@ -27,7 +27,7 @@ use crate::diag::{Diagnostic, LineCursor, Place};
 use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
 use crate::input::walk::{self, Item};
 use crate::output::writing;
-use crate::record::{Encoding, GameRecord, Reader, boundary};
+use crate::record::{Encoding, GameRecord, Reader};
 use crate::report::scan::{Printer, Row};
 
 mod threads;
@@ -114,7 +114,6 @@ fn analyse_chunk_until(
 ) -> (usize, usize, u32, Vec<Placed>) {
     let mut reader = Reader::new(&chunk.bytes, encoding);
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
-    let mut lines = boundary::line_ends(&chunk.bytes) as u32;
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
@@ -156,6 +155,10 @@ fn analyse_chunk_until(
             MAX_GAME >> 20
         );
         out.push(error_at(games, cursor.place(at), at, message));
+    }
+    // Counted on from the last place given, not over the chunk again.
+    let mut lines = cursor.line_ends();
+    if let Some(skipped) = chunk.too_large {
         lines += skipped.lines;
     }
     (games, plies, lines, out)
