@@ -24,8 +24,8 @@
 //! corpus, on positions along its games and on the D3-Chess vectors that
 //! whenever this says "cannot prove", the analyser, run, does not prove.
 //! It reads the analyser's own definitions (quoted at each function), so a
-//! new major version of chasolver must be checked against it again (the
-//! dependency is pinned to version 3).
+//! new version of chasolver must be checked against it again (Cargo.toml
+//! pins it to exactly 3.0.0).
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
