@@ -226,9 +226,12 @@ pub fn scan_game<G: Game>(
             break;
         }
         let tok = &record.moves[p];
-        let m = match G::parse_recorded(&pos, tok.text) {
-            Ok(m) => m,
-            Err(e) => return vec![move_error::<G>(&pos, p, tok.offset, tok.text, e)],
+        let m = match G::parse_recorded_quick(&pos, tok.text) {
+            Some(m) => m,
+            None => match G::parse_recorded(&pos, tok.text) {
+                Ok(m) => m,
+                Err(e) => return vec![move_error::<G>(&pos, p, tok.offset, tok.text, e)],
+            },
         };
         hash = scan.play(&mut pos, m, hash);
     }

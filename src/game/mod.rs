@@ -257,6 +257,13 @@ pub trait Game {
     }
     /// Reads a move as recorded in a game score (the strict notation).
     fn parse_recorded(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+    /// [`Game::parse_recorded`] for the common shapes only: the same move,
+    /// or `None` for anything else (then ask `parse_recorded`, which also
+    /// explains errors). For a scan's hot loop: an `Option` of a small move
+    /// comes back in a register, a `Result` with its error through memory.
+    fn parse_recorded_quick(_pos: &Self::Position, _text: &str) -> Option<Self::Move> {
+        None
+    }
     /// Reads a move as written on a scoresheet for a claim (the forms
     /// arbiters meet: the recorded notation plus common variants).
     fn parse_written(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;

@@ -274,7 +274,6 @@ impl Game for ChessGame {
         (next == *to).then_some(m)
     }
 
-    #[inline]
     fn parse_recorded(pos: &Chess, text: &str) -> Result<Move, MoveError> {
         // The common shapes, read and resolved without the general parser;
         // anything else (and every error, to explain it) goes the long way.
@@ -282,6 +281,11 @@ impl Game for ChessGame {
             Some(m) => Ok(m),
             None => parse_recorded_slowly(pos, text),
         }
+    }
+
+    #[inline]
+    fn parse_recorded_quick(pos: &Chess, text: &str) -> Option<Move> {
+        san::quick_move(pos, text.as_bytes())
     }
 
     fn parse_written(pos: &Chess, text: &str) -> Result<Move, MoveError> {
