@@ -212,8 +212,7 @@ fn watch_follows_games_played_into_a_folder() {
                     let mut times = Vec::new();
                     let mut previous = String::new();
                     for step in &s.steps {
-                        write_step(dir, &s.name, step, &previous);
-                        times.push(Instant::now());
+                        times.push(write_step(dir, &s.name, step, &previous));
                         previous.clone_from(&step.content);
                         std::thread::sleep(step.pause);
                     }

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use verify_claim::record::{Encoding, GameRecord, Reader};
 
@@ -211,29 +211,43 @@ pub fn with_comments(g: &Game) -> Game {
     }
 }
 
-pub fn write_step(dir: &Path, name: &str, step: &Step, previous: &str) {
+/// Writes one step and returns the moment just before its last write call
+/// (the rename, the second half): no event about the step can come before
+/// it. (Taken after the write, a watcher quicker than this thread's next
+/// instruction would seem to answer before the move was made.)
+pub fn write_step(dir: &Path, name: &str, step: &Step, previous: &str) -> Instant {
     let path = dir.join(name);
     match step.mode {
-        Mode::Rewrite => std::fs::write(&path, &step.content).unwrap(),
+        Mode::Rewrite => {
+            let at = Instant::now();
+            std::fs::write(&path, &step.content).unwrap();
+            at
+        }
         Mode::Append => {
             let mut f = std::fs::OpenOptions::new()
                 .append(true)
                 .open(&path)
                 .unwrap();
+            let at = Instant::now();
             f.write_all(&step.content.as_bytes()[previous.len()..])
                 .unwrap();
+            at
         }
         Mode::Rename => {
             let tmp = dir.join(format!(".{name}.tmp"));
             std::fs::write(&tmp, &step.content).unwrap();
+            let at = Instant::now();
             std::fs::rename(&tmp, &path).unwrap();
+            at
         }
         Mode::Halves(cut) => {
             let mut f = std::fs::File::create(&path).unwrap();
             f.write_all(&step.content.as_bytes()[..cut]).unwrap();
             f.flush().unwrap();
             std::thread::sleep(Duration::from_millis(150));
+            let at = Instant::now();
             f.write_all(&step.content.as_bytes()[cut..]).unwrap();
+            at
         }
     }
 }
