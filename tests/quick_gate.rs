@@ -9,23 +9,19 @@
 
 mod common;
 
-use std::io::Read;
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use rayon::prelude::*;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
+use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
 use verify_claim::game::chess::unproved::quick_test_cannot_prove;
-use verify_claim::game::chess::unwinnable::{fits_analyser, position_from_fen};
+use verify_claim::game::chess::unwinnable::{exotic_rights, fits_analyser, position_from_fen};
 
 /// What one position gave: (sides skipped, sides the analyser proved).
 fn check(pos: &Chess) -> (u32, u32) {
     if pos.legal_moves().is_empty() || !fits_analyser(pos) {
         return (0, 0);
     }
-    if pos.castles().castling_rights() != standard_rights(pos) {
+    if exotic_rights(pos).any() {
         return (0, 0); // Chess960 rights: the analyser is not asked as is
     }
     let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
@@ -47,21 +43,6 @@ fn check(pos: &Chess) -> (u32, u32) {
     (skipped, proved)
 }
 
-/// The castling rights the `chess` crate can hold: rooks in the corners
-/// with their king on e1 or e8.
-fn standard_rights(pos: &Chess) -> shakmaty::Bitboard {
-    use shakmaty::{Bitboard, Square};
-    let b = pos.board();
-    let mut ok = Bitboard::EMPTY;
-    if b.king_of(Color::White) == Some(Square::E1) {
-        ok |= Bitboard::from(Square::A1) | Bitboard::from(Square::H1);
-    }
-    if b.king_of(Color::Black) == Some(Square::E8) {
-        ok |= Bitboard::from(Square::A8) | Bitboard::from(Square::H8);
-    }
-    pos.castles().castling_rights() & ok
-}
-
 fn tally(positions: &[Chess]) -> (usize, u32, u32) {
     let (s, p) = positions
         .par_iter()
@@ -70,114 +51,29 @@ fn tally(positions: &[Chess]) -> (usize, u32, u32) {
     (positions.len(), s, p)
 }
 
-/// The final position of each game, and every sixth on the way.
-struct Collect {
-    pos: Chess,
-    ply: usize,
-    bad: bool,
-    out: Vec<Chess>,
-    finals: Vec<Chess>,
-}
-
-impl Visitor for Collect {
-    type Tags = Option<Chess>;
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
-        ControlFlow::Continue(None)
-    }
-    fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        if name == b"FEN" {
-            *tags = Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|f| f.into_position(CastlingMode::Chess960).ok());
-        }
-        ControlFlow::Continue(())
-    }
-    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), ()> {
-        self.pos = tags.unwrap_or_default();
-        self.ply = 0;
-        self.bad = false;
-        ControlFlow::Continue(())
-    }
-    fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
-        if self.bad {
-            return ControlFlow::Continue(());
-        }
-        match san.san.to_move(&self.pos) {
-            Ok(m) => self.pos.play_unchecked(m),
-            Err(_) => self.bad = true,
-        }
-        self.ply += 1;
-        if self.ply.is_multiple_of(6) {
-            self.out.push(self.pos.clone());
-        }
-        ControlFlow::Continue(())
-    }
-    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
-        ControlFlow::Continue(pgn_reader::Skip(true))
-    }
-    fn end_game(&mut self, _: ()) {
-        if !self.bad {
-            self.finals.push(self.pos.clone());
-        }
-    }
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn never_skips_what_the_analyser_proves_on_the_corpus() {
     let Some(shared) = common::shared() else {
         return;
     };
-    let mut paths = Vec::new();
-    files(&shared.join("corpus"), &mut paths);
-    paths.sort();
-    let mut v = Collect {
-        pos: Chess::default(),
-        ply: 0,
-        bad: false,
-        out: Vec::new(),
-        finals: Vec::new(),
-    };
-    for p in &paths {
-        let name = p.to_string_lossy();
-        let mut bytes = Vec::new();
-        if name.ends_with(".zst") {
-            let f = std::fs::File::open(p).unwrap();
-            zstd::stream::read::Decoder::new(f)
-                .unwrap()
-                .read_to_end(&mut bytes)
-                .unwrap();
-        } else if name.ends_with(".pgn") {
-            bytes = std::fs::read(p).unwrap();
-        } else {
-            continue;
-        }
-        let mut reader = Reader::new(&bytes[..]);
-        while let Ok(Some(())) = reader.read_game(&mut v) {}
-    }
-    let (n, skipped, proved) = tally(&v.finals);
+    // The final position of each game, and every sixth on the way.
+    let (mut along, mut finals) = (Vec::new(), Vec::new());
+    common::replay_corpus(
+        &shared,
+        |pos, _, ply| {
+            if ply > 0 && ply.is_multiple_of(6) {
+                along.push(pos.clone());
+            }
+        },
+        |pos| finals.push(pos.clone()),
+    );
+    let (n, skipped, proved) = tally(&finals);
     eprintln!("final positions: {n}, sides skipped {skipped}, proved by the analyser {proved}");
     assert!(n > 8_000, "{n}");
     // Most final positions are never put to the analyser; some it proves.
     assert!(skipped as usize > n, "{skipped} of {n} positions' 2 sides");
     assert!(proved > 0);
-    let (n, skipped, proved) = tally(&v.out);
+    let (n, skipped, proved) = tally(&along);
     eprintln!("positions along the games: {n}, sides skipped {skipped}, proved {proved}");
     assert!(n > 100_000, "{n}");
 }

@@ -9,11 +9,7 @@
 
 mod common;
 
-use std::io::Read;
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::SanPlus;
 use shakmaty::{CastlingMode, Chess, File, Move, Position, Rank, Role, Square, fen::Fen, san::San};
 use verify_claim::game::chess::san::resolve;
 
@@ -60,105 +56,24 @@ fn variants(san: San) -> Vec<San> {
     out
 }
 
-struct Replay {
-    pos: Chess,
-    bad: bool,
-    compared: u64,
-}
-
-impl Visitor for Replay {
-    type Tags = Option<Chess>;
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
-        ControlFlow::Continue(None)
-    }
-    fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        if name == b"FEN" {
-            *tags = Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|f| f.into_position(CastlingMode::Chess960).ok());
-        }
-        ControlFlow::Continue(())
-    }
-    fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), ()> {
-        self.pos = tags.unwrap_or_default();
-        self.bad = false;
-        ControlFlow::Continue(())
-    }
-    fn san(&mut self, _: &mut (), san: SanPlus) -> ControlFlow<()> {
-        if self.bad {
-            return ControlFlow::Continue(());
-        }
-        for v in variants(san.san) {
-            compare(&self.pos, v, &mut self.compared);
-        }
-        match san.san.to_move(&self.pos) {
-            Ok(m) => self.pos.play_unchecked(m),
-            Err(_) => self.bad = true,
-        }
-        ControlFlow::Continue(())
-    }
-    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
-        ControlFlow::Continue(pgn_reader::Skip(true))
-    }
-    fn end_game(&mut self, _: ()) {}
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn resolver_agrees_with_shakmaty_on_the_corpus() {
     let Some(shared) = common::shared() else {
         eprintln!("SKIPPED: ../shared/corpus not found");
         return;
     };
-    let mut paths = Vec::new();
-    files(&shared.join("corpus"), &mut paths);
-    paths.sort();
-    let mut v = Replay {
-        pos: Chess::default(),
-        bad: false,
-        compared: 0,
-    };
-    let mut read = 0;
-    for p in &paths {
-        let name = p.to_string_lossy();
-        let mut bytes = Vec::new();
-        if name.ends_with(".zst") {
-            let f = std::fs::File::open(p).unwrap();
-            zstd::stream::read::Decoder::new(f)
-                .unwrap()
-                .read_to_end(&mut bytes)
-                .unwrap();
-        } else if name.ends_with(".pgn") {
-            bytes = std::fs::read(p).unwrap();
-        } else {
-            continue;
-        }
-        read += 1;
-        let mut reader = Reader::new(&bytes[..]);
-        while let Ok(Some(())) = reader.read_game(&mut v) {}
-    }
-    eprintln!("{read} files, {} SAN compared", v.compared);
-    assert!(
-        v.compared > 5_000_000,
-        "too few SAN compared: {}",
-        v.compared
+    let mut compared = 0;
+    let read = common::replay_corpus(
+        &shared,
+        |pos, san, _| {
+            for v in variants(san) {
+                compare(pos, v, &mut compared);
+            }
+        },
+        |_| {},
     );
+    eprintln!("{read} files, {compared} SAN compared");
+    assert!(compared > 5_000_000, "too few SAN compared: {compared}");
 }
 
 /// A small xorshift generator: the test is the same on every run.

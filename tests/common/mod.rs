@@ -174,3 +174,121 @@ pub fn run_oracle(python: &str, shared: &Path, files: &[PathBuf], jobs: usize) -
         .collect();
     (header, rows)
 }
+
+/// Replays every game of `../shared/corpus` (the zstd files too) with
+/// pgn-reader and shakmaty: `each_move(position, san, ply)` before each move
+/// is played (`ply` moves already played), `each_game(final position)` after
+/// a game replayed to its end. A game stops at the first move shakmaty
+/// refuses, and then has no final position. Returns the files read.
+pub fn replay_corpus(
+    shared: &Path,
+    each_move: impl FnMut(&shakmaty::Chess, shakmaty::san::San, usize),
+    each_game: impl FnMut(&shakmaty::Chess),
+) -> usize {
+    use std::io::Read;
+    let mut paths = Vec::new();
+    corpus_files(&shared.join("corpus"), &mut paths);
+    paths.sort();
+    let mut replay = Replay {
+        pos: shakmaty::Chess::default(),
+        ply: 0,
+        bad: false,
+        each_move,
+        each_game,
+    };
+    let mut read = 0;
+    for p in &paths {
+        let name = p.to_string_lossy();
+        let mut bytes = Vec::new();
+        if name.ends_with(".zst") {
+            let f = std::fs::File::open(p).unwrap();
+            zstd::stream::read::Decoder::new(f)
+                .unwrap()
+                .read_to_end(&mut bytes)
+                .unwrap();
+        } else if name.ends_with(".pgn") {
+            bytes = std::fs::read(p).unwrap();
+        } else {
+            continue;
+        }
+        read += 1;
+        let mut reader = pgn_reader::Reader::new(&bytes[..]);
+        while let Ok(Some(())) = reader.read_game(&mut replay) {}
+    }
+    read
+}
+
+fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            corpus_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+struct Replay<M, G> {
+    pos: shakmaty::Chess,
+    ply: usize,
+    bad: bool,
+    each_move: M,
+    each_game: G,
+}
+
+impl<M, G> pgn_reader::Visitor for Replay<M, G>
+where
+    M: FnMut(&shakmaty::Chess, shakmaty::san::San, usize),
+    G: FnMut(&shakmaty::Chess),
+{
+    type Tags = Option<shakmaty::Chess>;
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> std::ops::ControlFlow<(), Self::Tags> {
+        std::ops::ControlFlow::Continue(None)
+    }
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: pgn_reader::RawTag<'_>,
+    ) -> std::ops::ControlFlow<()> {
+        if name == b"FEN" {
+            *tags = shakmaty::fen::Fen::from_ascii(value.as_bytes())
+                .ok()
+                .and_then(|f| f.into_position(shakmaty::CastlingMode::Chess960).ok());
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, tags: Self::Tags) -> std::ops::ControlFlow<(), ()> {
+        self.pos = tags.unwrap_or_default();
+        self.ply = 0;
+        self.bad = false;
+        std::ops::ControlFlow::Continue(())
+    }
+    fn san(&mut self, _: &mut (), san: pgn_reader::SanPlus) -> std::ops::ControlFlow<()> {
+        use shakmaty::Position;
+        if !self.bad {
+            (self.each_move)(&self.pos, san.san, self.ply);
+            match san.san.to_move(&self.pos) {
+                Ok(m) => self.pos.play_unchecked(m),
+                Err(_) => self.bad = true,
+            }
+            self.ply += 1;
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+    fn begin_variation(&mut self, _: &mut ()) -> std::ops::ControlFlow<(), pgn_reader::Skip> {
+        std::ops::ControlFlow::Continue(pgn_reader::Skip(true))
+    }
+    fn end_game(&mut self, _: ()) {
+        if !self.bad {
+            (self.each_game)(&self.pos);
+        }
+    }
+}

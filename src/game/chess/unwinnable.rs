@@ -57,8 +57,9 @@ pub(super) fn expressible_rooks(pos: &Chess) -> Bitboard {
     rooks
 }
 
-/// Castling rights the `chess` crate cannot express (Chess960).
-pub(super) fn exotic_rights(pos: &Chess) -> Bitboard {
+/// Castling rights the `chess` crate cannot express (Chess960): a position
+/// with any goes to the analyser only through `castling960`.
+pub fn exotic_rights(pos: &Chess) -> Bitboard {
     pos.castles().castling_rights() & !expressible_rooks(pos)
 }
 
