@@ -57,7 +57,7 @@ pub fn place_of(bytes: &[u8], offset: usize, base: Place) -> Place {
     let lines = crate::record::boundary::line_ends(before) as u32;
     let line_start = memchr::memrchr2(b'\n', b'\r', before).map(|i| i + 1);
     let col_bytes = &before[line_start.unwrap_or(0)..];
-    let chars = col_bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32;
+    let chars = chars(col_bytes);
     if lines == 0 {
         Place {
             line: base.line,

@@ -36,6 +36,13 @@ const BUDGET: u32 = 24;
 /// The most quiet moves tried at one position.
 const BRANCH: usize = 2;
 
+/// Room for the quiet moves of one position, before [`quiet_moves`] fills
+/// it (the drop is a placeholder, never read).
+const NO_MOVES: [Move; BRANCH] = [Move::Put {
+    role: Role::Pawn,
+    to: Square::A1,
+}; BRANCH];
+
 /// Whether the analyser's quick test, asked whether `winner` can still
 /// mate, certainly answers "not proved". `false` means "ask it".
 pub fn quick_test_cannot_prove(pos: &Chess, winner: Color) -> bool {
@@ -47,10 +54,7 @@ pub fn quick_test_cannot_prove(pos: &Chess, winner: Color) -> bool {
     {
         return false;
     }
-    let mut moves = [Move::Put {
-        role: Role::Pawn,
-        to: Square::A1,
-    }; BRANCH];
+    let mut moves = NO_MOVES;
     // Two legal moves: nothing is forced, so the analyser searches `pos`.
     let n = quiet_moves(pos, &mut moves, 2);
     let mut budget = BUDGET;
@@ -75,10 +79,7 @@ fn quiet_line(pos: &Chess, depth: u8, budget: &mut u32) -> bool {
         return false;
     }
     *budget -= 1;
-    let mut moves = [Move::Put {
-        role: Role::Pawn,
-        to: Square::A1,
-    }; BRANCH];
+    let mut moves = NO_MOVES;
     // One move is enough to go on: a line that stops short gives up.
     let n = quiet_moves(pos, &mut moves, 1);
     if depth == 0 || n == 0 {
@@ -92,10 +93,7 @@ fn quiet_line(pos: &Chess, depth: u8, budget: &mut u32) -> bool {
 /// Whether the side to move has a legal quiet move (see [`quiet_moves`]):
 /// `true` proves it can move; `false` proves nothing.
 pub fn has_quiet_move(pos: &Chess) -> bool {
-    let mut moves = [Move::Put {
-        role: Role::Pawn,
-        to: Square::A1,
-    }; BRANCH];
+    let mut moves = NO_MOVES;
     quiet_moves(pos, &mut moves, 1) == 1
 }
 
@@ -257,10 +255,7 @@ mod tests {
                 let mut p = pos(start);
                 for _ in 0..150 {
                     let legal = p.legal_moves();
-                    let mut out = [Move::Put {
-                        role: Role::Pawn,
-                        to: Square::A1,
-                    }; BRANCH];
+                    let mut out = NO_MOVES;
                     let n = quiet_moves(&p, &mut out, BRANCH);
                     for m in &out[..n] {
                         assert!(legal.contains(m), "{m:?} in {:?}", p.board());
