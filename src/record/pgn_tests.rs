@@ -38,6 +38,24 @@ fn two_games_and_missing_result() {
     assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
 }
 
+/// Each kind of word that starts with a digit or `*`: move numbers (with
+/// a move glued on), results, castling with zeros, and tokens handed to
+/// the game to refuse.
+#[test]
+fn words_that_start_with_a_digit() {
+    let g = read_all("1.e4 1...e5 12. Nf3 0-0 0-0-0 1-2 3x *x 1-0").remove(0).unwrap();
+    assert_eq!(moves(&g), ["e4", "e5", "Nf3", "0-0", "0-0-0", "1-2", "3x", "*x"]);
+    assert_eq!(g.result.map(|r| r.text), Some("1-0"));
+    for (text, result) in [("1. e4 *", "*"), ("1. e4 1/2-1/2", "1/2-1/2"), ("1. e4 0-1", "0-1")] {
+        let g = read_all(text).remove(0).unwrap();
+        assert_eq!(g.result.map(|r| r.text), Some(result));
+    }
+    let e = read_all("1. e4 e5 007").remove(0).unwrap_err();
+    assert_eq!((e.offset, e.message.contains("'007'")), (9, true));
+    let g = read_all("1. e4!? e5?? 2. ?! Nf3 *").remove(0).unwrap();
+    assert_eq!(moves(&g), ["e4", "e5", "Nf3"]);
+}
+
 #[test]
 fn errors_carry_offsets() {
     let src = "[A \"1\"]\n1. e4 {open";

@@ -65,46 +65,61 @@ impl<'a> Reader<'a> {
     fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<Option<ResultToken<'a>>> {
         let b = self.bytes;
         let at = self.pos;
+        // A move number: digits then dots; a move may follow at once
+        // ("1.e4"). No result and no castling with zeros has a dot after
+        // its leading digits, so this needs no look at the rest of the word.
+        let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits > 0 && b.get(at + digits) == Some(&b'.') {
+            let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
+            self.pos = at + digits + dots;
+            return Ok(None);
+        }
         let end = token_end(b, at);
-        let word = &b[at..end];
-        let first = word[0];
-        if first.is_ascii_digit() || first == b'*' {
-            if let Some(text) = result_text(word) {
+        if digits > 0 || b[at] == b'*' {
+            if let Some(text) = result_text(&b[at..end]) {
                 self.pos = end;
                 return Ok(Some(ResultToken { text, offset: at }));
             }
-            if first != b'*' && !word.starts_with(b"0-0") {
-                // A move number: digits then dots; a move may follow at once ("1.e4").
-                let digits = word.iter().position(|c| !c.is_ascii_digit());
-                let digits = digits.unwrap_or(word.len());
-                let dots = word[digits..].iter().take_while(|&&c| c == b'.').count();
-                if dots > 0 {
-                    self.pos = at + digits + dots;
-                    return Ok(None);
-                }
-                // Digits with no dots: PDN allows numeric squares in other
-                // games, but none of ours; and "12" alone is no element.
-                if digits == word.len() {
-                    return self.err(
-                        at,
-                        format!("'{}' is not a move, a move number or a result", lossy(word)),
-                    );
-                }
-                // Something like "1-2" or "3x": hand it to the game as a move
-                // token so the game says why it is not a move.
-            }
+            self.numeric_word(at, end, digits)?;
         }
-        // Annotation glyphs glued to a move ("e4!?") are part of the import
-        // format; they carry no rules meaning.
-        let text_end = at
-            + word
-                .iter()
-                .rposition(|&c| c != b'!' && c != b'?')
-                .map_or(0, |i| i + 1);
-        if text_end == at {
-            // A lone "!" or "?!" annotation.
-            self.pos = end;
-            return Ok(None);
+        self.push_move(game, at, end)?;
+        Ok(None)
+    }
+
+    /// A word that begins with a digit (or `*`) and is neither a move
+    /// number nor a result: an error if it is digits alone; otherwise a
+    /// move token ("0-0" castling, or "1-2", "3x" for the game to refuse).
+    #[cold]
+    fn numeric_word(&self, at: usize, end: usize, digits: usize) -> Parse<()> {
+        let word = &self.bytes[at..end];
+        // Digits with no dots: PDN allows numeric squares in other games,
+        // but none of ours; and "12" alone is no element.
+        if digits == word.len() && !word.starts_with(b"0-0") {
+            return self.err(
+                at,
+                format!("'{}' is not a move, a move number or a result", lossy(word)),
+            );
+        }
+        Ok(())
+    }
+
+    /// Hands `bytes[at..end]` on as a move token. Annotation glyphs glued
+    /// to a move ("e4!?") are part of the import format; they carry no
+    /// rules meaning and are cut off; a lone glyph ("!", "?!") is passed over.
+    #[inline]
+    fn push_move(&mut self, game: &mut GameRecord<'a>, at: usize, end: usize) -> Parse<()> {
+        let word = &self.bytes[at..end];
+        let mut text_end = end;
+        if matches!(word.last(), Some(b'!' | b'?')) {
+            text_end = at
+                + word
+                    .iter()
+                    .rposition(|&c| c != b'!' && c != b'?')
+                    .map_or(0, |i| i + 1);
+            if text_end == at {
+                self.pos = end;
+                return Ok(());
+            }
         }
         let Some(text) = self.text(at, text_end) else {
             return self.err(
@@ -114,7 +129,7 @@ impl<'a> Reader<'a> {
         };
         game.moves.push(MoveToken { text, offset: at });
         self.pos = end;
-        Ok(None)
+        Ok(())
     }
 
     /// Skips a comment. A comment does not run into the next game: a blank
