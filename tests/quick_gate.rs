@@ -119,12 +119,18 @@ fn never_skips_what_the_analyser_proves_in_random_games() {
         "4k3/8/3n4/1p1p1p1p/1P1P1P1P/8/8/4K1N1 w - - 0 1",
         "4k3/8/8/p1p1p1p1/P1P1P1P1/8/2Q5/4K3 w - - 0 1",
         "8/8/2k5/8/8/5N2/2K5/8 w - - 0 1",
+        // Pawns and bishops only (the analyser searches deeper there).
+        "4k3/2b5/1p1p1p1p/1P1P1P1P/8/8/2B5/4K3 w - - 0 1",
+        "4k3/8/2p1b3/2P1p3/4P3/8/3B4/4K3 w - - 0 1",
+        "8/5k2/8/3b4/8/2B5/4PK2/8 w - - 0 1",
+        "6k1/5p2/8/8/8/8/2B1P3/6K1 w - - 0 1",
+        "4k3/pp3p2/2p1b3/8/8/2P1B3/PP3P2/4K3 w - - 0 1",
     ]
     .iter()
     .map(|f| position_from_fen(f).unwrap())
     .collect();
     let mut positions = Vec::new();
-    for game in 0..600 {
+    for game in 0..1000 {
         let mut pos = starts[game % starts.len()].clone();
         for _ in 0..160 {
             let legal = pos.legal_moves();
