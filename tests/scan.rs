@@ -124,6 +124,17 @@ fn automatic_draws_and_counts_from_the_chess_fixtures() {
     assert_eq!(find("seventy-five-mate.pgn", "checkmate"), Some(1));
     assert_eq!(find("fifty-fen-clock.pgn", "fifty-move-claimable"), Some(9));
     assert_eq!(find("ep-pinned.pgn", "threefold-claimable"), Some(8));
+    // A promotion changes the material as a capture does.
+    assert_eq!(
+        find("insufficient-by-promotion.pgn", "insufficient-material"),
+        Some(1)
+    );
+    // A claim with a written move from a position that stands for the
+    // first time, before the game's end.
+    assert_eq!(
+        find("threefold-by-another-path.pgn", "threefold-claimable"),
+        Some(7)
+    );
     // 2014 reading of fivefold under --rules fide-2014; none before 2014.
     let r = run(&[
         "scan",

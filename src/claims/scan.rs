@@ -219,11 +219,14 @@ pub fn scan_game<G: Game>(
     scan.moves.reserve_exact(n);
     let mut final_has_moves = false;
     for p in 0..=n {
-        let ply = Ply::at::<G>(record, &pos, p);
-        scan.position(&pos, &ply);
-        if ply.is_final {
-            final_has_moves = ply.has_moves;
-            break;
+        let is_final = p == n;
+        if is_final || scan.may_report(G::count_clock(&pos)) {
+            let ply = Ply::at::<G>(record, &pos, p);
+            scan.position(&pos, &ply);
+            if is_final {
+                final_has_moves = ply.has_moves;
+                break;
+            }
         }
         let tok = &record.moves[p];
         let m = match G::parse_recorded_quick(&pos, tok.text) {

@@ -280,6 +280,12 @@ pub trait Game {
     /// The move restarts the move-count rule (chess: pawn move or capture;
     /// draughts: a change of material).
     fn resets_count(pos: &Self::Position, m: &Self::Move) -> bool;
+    /// The move changes the material (chess: a capture or a promotion;
+    /// draughts: what restarts its count), so insufficient material must
+    /// be asked again after it.
+    fn changes_material(pos: &Self::Position, m: &Self::Move) -> bool {
+        Self::resets_count(pos, m)
+    }
     /// Plies counted towards the move-count rule in this position, including
     /// any count given by the start position (chess: the halfmove clock).
     fn count_clock(pos: &Self::Position) -> u32;

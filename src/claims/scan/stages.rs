@@ -61,12 +61,15 @@ pub(super) struct Scan<'a, G: Game> {
     pub moves: Vec<G::Move>,
     /// Times the current position has stood.
     reps: u32,
-    /// The last move changed what the move-count rule counts (material).
+    /// The last move changed the material (or this is the start).
     check_material: bool,
     pub end: Option<End>,
     /// A claim was possible in the final position (for 9.1.1).
     pub claimable_at_end: bool,
     count_kind: Kind,
+    /// The least clock at which a move-count stage can report (a claim by
+    /// writing a move, one ply short of the count; the automatic draw).
+    count_from: u32,
     threefold_done: bool,
     count_done: bool,
     insufficient_done: bool,
@@ -92,12 +95,31 @@ impl<'a, G: Game> Scan<'a, G> {
             } else {
                 Kind::UnchangedMaterialClaimable
             },
+            count_from: rules
+                .automatic
+                .as_ref()
+                .map_or(u32::MAX, |a| a.count_plies)
+                .min(rules.count_plies.saturating_sub(1)),
             threefold_done: false,
             count_done: false,
             insufficient_done: false,
             fivefold_done: false,
             seventy_five_done: false,
         }
+    }
+
+    /// Whether any stage can report at a position before the final one,
+    /// whose clock is `clock`: it has stood before (threefold, fivefold
+    /// repetition), a position with this side to move has stood twice and
+    /// no threefold claim was reported (a written move might repeat it),
+    /// the move count is near (see `count_from`), or the last move changed
+    /// the material. Each stage still checks its own condition; this only
+    /// lets the common ply, where none holds, pass them all at once.
+    pub(super) fn may_report(&self, clock: u32) -> bool {
+        self.reps >= 2
+            || (self.hist.repeated(self.hist.parity()) && !self.threefold_done)
+            || clock >= self.count_from
+            || (self.check_material && !self.insufficient_done)
     }
 
     /// Every check of one position.
@@ -115,7 +137,7 @@ impl<'a, G: Game> Scan<'a, G> {
     /// Plays the next (legal) move and records the position reached.
     pub(super) fn play(&mut self, pos: &mut G::Position, m: G::Move, hash: u64) -> u64 {
         let irreversible = G::is_irreversible(pos, &m);
-        self.check_material = G::resets_count(pos, &m);
+        self.check_material = G::changes_material(pos, &m);
         let hash = G::play(pos, &m, hash);
         self.moves.push(m);
         let ply = self.moves.len();

@@ -313,6 +313,10 @@ impl Game for ChessGame {
         m.is_zeroing()
     }
 
+    fn changes_material(_pos: &Chess, m: &Move) -> bool {
+        m.is_capture() || m.is_promotion()
+    }
+
     fn count_clock(pos: &Chess) -> u32 {
         pos.halfmoves()
     }
