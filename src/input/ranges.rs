@@ -126,7 +126,13 @@ impl Ranges {
 
     fn read(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> io::Result<()> {
         let n = usize::try_from(to - from).map_err(io::Error::other)?;
-        // Only bytes beyond the old length are zeroed: the read overwrites all.
+        // Only bytes beyond the old length are zeroed: the read overwrites
+        // all. A buffer that must grow is allocated zeroed instead, which
+        // for a segment's size is pages the system hands over zeroed (no
+        // pass over the megabyte before the read's own).
+        if n > buf.capacity() {
+            *buf = vec![0; n];
+        }
         buf.resize(n, 0);
         self.file.read_exact_at(buf, from).map_err(|e| {
             if e.kind() == io::ErrorKind::UnexpectedEof {
