@@ -106,6 +106,11 @@ impl<'a> LineCursor<'a> {
         }
     }
 
+    /// Whether the bytes hold a CR anywhere (else LF alone ends a line).
+    pub fn has_cr(&self) -> bool {
+        self.cr
+    }
+
     /// The place of byte `offset`.
     pub fn place(&mut self, offset: usize) -> Place {
         let offset = offset.min(self.bytes.len());

@@ -112,8 +112,8 @@ fn analyse_chunk_until(
     stop: &AtomicBool,
     boards: bool,
 ) -> (usize, usize, u32, Vec<Placed>) {
-    let mut reader = Reader::new(&chunk.bytes, encoding);
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
+    let mut reader = Reader::knowing_cr(&chunk.bytes, encoding, cursor.has_cr());
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();

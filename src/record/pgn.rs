@@ -117,6 +117,8 @@ pub struct Reader<'a> {
     text_from: usize,
     /// Vectors of a game handed back with [`Reader::recycle`].
     spare: (Vec<Tag<'a>>, Vec<MoveToken<'a>>),
+    /// No CR anywhere in the input: LF alone ends a line.
+    lf_only: bool,
 }
 
 /// Internal results: the error boxed, so that the common path returns in
@@ -126,6 +128,12 @@ type Parse<T> = Result<T, Box<SyntaxError>>;
 impl<'a> Reader<'a> {
     /// A reader over `bytes` (a UTF-8 byte order mark at the start is skipped).
     pub fn new(bytes: &'a [u8], encoding: Encoding) -> Reader<'a> {
+        Reader::knowing_cr(bytes, encoding, memchr::memchr(b'\r', bytes).is_some())
+    }
+
+    /// [`Reader::new`], told whether `bytes` hold a CR anywhere (a caller
+    /// that has looked already, as the scan's line cursor has).
+    pub fn knowing_cr(bytes: &'a [u8], encoding: Encoding, has_cr: bool) -> Reader<'a> {
         let pos = if bytes.starts_with(b"\xEF\xBB\xBF") {
             3
         } else {
@@ -138,6 +146,7 @@ impl<'a> Reader<'a> {
             text: "",
             text_from: 0,
             spare: (Vec::new(), Vec::with_capacity(128)),
+            lf_only: !has_cr,
         }
     }
 

@@ -143,10 +143,15 @@ fn an_unclosed_variation_does_not_swallow_the_next_game() {
 
 #[test]
 fn an_unclosed_comment_does_not_swallow_the_next_game() {
-    let games = read_all("[A \"1\"]\n\n1. e4 {oops\n\n[A \"2\"]\n\n1. d4 {c} *\n");
-    assert_eq!(games.len(), 2, "{games:?}");
-    assert!(games[0].as_ref().unwrap_err().message.contains("comment"));
-    assert_eq!(moves(games[1].as_ref().unwrap()), ["d4"]);
+    // With each kind of line end: the comment's search for its `}` must
+    // stop at a lone CR too.
+    for eol in ["\n", "\r\n", "\r"] {
+        let src = "[A \"1\"]\n\n1. e4 {oops\n\n[A \"2\"]\n\n1. d4 {c} *\n".replace('\n', eol);
+        let games = read_all(&src);
+        assert_eq!(games.len(), 2, "{eol:?}: {games:?}");
+        assert!(games[0].as_ref().unwrap_err().message.contains("comment"));
+        assert_eq!(moves(games[1].as_ref().unwrap()), ["d4"]);
+    }
 }
 
 #[test]

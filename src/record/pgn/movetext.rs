@@ -139,8 +139,16 @@ impl<'a> Reader<'a> {
         let open = self.pos;
         // The common case, a comment on one line (`{ [%clk 0:05:00] }`): its
         // `}` comes before any line end, so no game can start inside it.
-        if let Some(i) = memchr::memchr3(b'}', b'\n', b'\r', &b[open + 1..])
-            && b[open + 1 + i] == b'}'
+        // (Two bytes to look for are cheaper than three, and most inputs
+        // have no CR at all.)
+        let rest = &b[open + 1..];
+        let first = if self.lf_only {
+            memchr::memchr2(b'}', b'\n', rest)
+        } else {
+            memchr::memchr3(b'}', b'\n', b'\r', rest)
+        };
+        if let Some(i) = first
+            && rest[i] == b'}'
         {
             self.pos = open + 2 + i;
             return Ok(());
