@@ -91,7 +91,17 @@ fn lone_cr_line_ends() {
         );
         // An unclosed comment stops at the next game's tags, whatever ends
         // the lines between them.
-        let text = ["[A \"1\"]", "", "1. e4 {oops", "", "[A \"2\"]", "", "1. d4 {c} *", ""].join(eol);
+        let text = [
+            "[A \"1\"]",
+            "",
+            "1. e4 {oops",
+            "",
+            "[A \"2\"]",
+            "",
+            "1. d4 {c} *",
+            "",
+        ]
+        .join(eol);
         let (n, out) = scanned_games(text.as_bytes());
         assert_eq!(n, 2, "{eol:?}: {out}");
         assert!(out.contains("unterminated comment"), "{eol:?}: {out}");

@@ -43,10 +43,19 @@ fn two_games_and_missing_result() {
 /// the game to refuse.
 #[test]
 fn words_that_start_with_a_digit() {
-    let g = read_all("1.e4 1...e5 12. Nf3 0-0 0-0-0 1-2 3x *x 1-0").remove(0).unwrap();
-    assert_eq!(moves(&g), ["e4", "e5", "Nf3", "0-0", "0-0-0", "1-2", "3x", "*x"]);
+    let g = read_all("1.e4 1...e5 12. Nf3 0-0 0-0-0 1-2 3x *x 1-0")
+        .remove(0)
+        .unwrap();
+    assert_eq!(
+        moves(&g),
+        ["e4", "e5", "Nf3", "0-0", "0-0-0", "1-2", "3x", "*x"]
+    );
     assert_eq!(g.result.map(|r| r.text), Some("1-0"));
-    for (text, result) in [("1. e4 *", "*"), ("1. e4 1/2-1/2", "1/2-1/2"), ("1. e4 0-1", "0-1")] {
+    for (text, result) in [
+        ("1. e4 *", "*"),
+        ("1. e4 1/2-1/2", "1/2-1/2"),
+        ("1. e4 0-1", "0-1"),
+    ] {
         let g = read_all(text).remove(0).unwrap();
         assert_eq!(g.result.map(|r| r.text), Some(result));
     }
