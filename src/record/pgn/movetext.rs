@@ -19,12 +19,11 @@ impl<'a> Reader<'a> {
             let at = self.pos;
             // Most elements are words (moves, move numbers): one look-up.
             if is_word_byte(b[at]) {
-                if let Some(result) = self.read_word(game)? {
-                    game.result = Some(result);
-                    game.end = self.pos;
+                let ended = self.read_word(game)?;
+                game.end = self.pos;
+                if ended {
                     return Ok(());
                 }
-                game.end = self.pos;
                 continue;
             }
             match b[at] {
@@ -50,8 +49,7 @@ impl<'a> Reader<'a> {
                     self.pos = i;
                 }
                 _ => {
-                    if let Some(result) = self.read_word(game)? {
-                        game.result = Some(result);
+                    if self.read_word(game)? {
                         game.end = self.pos;
                         return Ok(());
                     }
@@ -61,8 +59,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads one word of movetext: a move number, a move or a result.
-    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<Option<ResultToken<'a>>> {
+    /// Reads one word of movetext: a move number, a move or a result (the
+    /// game's, and then `true`: the movetext ends there).
+    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<bool> {
         let b = self.bytes;
         let at = self.pos;
         // A move number: digits then dots; a move may follow at once
@@ -72,18 +71,19 @@ impl<'a> Reader<'a> {
         if digits > 0 && b.get(at + digits) == Some(&b'.') {
             let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
             self.pos = at + digits + dots;
-            return Ok(None);
+            return Ok(false);
         }
         let end = token_end(b, at);
         if digits > 0 || b[at] == b'*' {
             if let Some(text) = result_text(&b[at..end]) {
                 self.pos = end;
-                return Ok(Some(ResultToken { text, offset: at }));
+                game.result = Some(ResultToken { text, offset: at });
+                return Ok(true);
             }
             self.numeric_word(at, end, digits)?;
         }
         self.push_move(game, at, end)?;
-        Ok(None)
+        Ok(false)
     }
 
     /// A word that begins with a digit (or `*`) and is neither a move
