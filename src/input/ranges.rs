@@ -127,11 +127,12 @@ impl Ranges {
     fn read(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> io::Result<()> {
         let n = usize::try_from(to - from).map_err(io::Error::other)?;
         // Only bytes beyond the old length are zeroed: the read overwrites
-        // all. A buffer that must grow is allocated zeroed instead, which
-        // for a segment's size is pages the system hands over zeroed (no
-        // pass over the megabyte before the read's own).
+        // all. A buffer that must grow is allocated zeroed instead, with an
+        // eighth more room, so that the next chunks (each a segment give or
+        // take a game) fit: for a segment's size these are pages the system
+        // hands over zeroed, no pass over the megabyte before the read's own.
         if n > buf.capacity() {
-            *buf = vec![0; n];
+            *buf = vec![0; n + n / 8];
         }
         buf.resize(n, 0);
         self.file.read_exact_at(buf, from).map_err(|e| {
