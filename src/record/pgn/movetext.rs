@@ -94,7 +94,7 @@ impl<'a> Reader<'a> {
         let word = &self.bytes[at..end];
         // Digits with no dots: PDN allows numeric squares in other games,
         // but none of ours; and "12" alone is no element.
-        if digits == word.len() && !word.starts_with(b"0-0") {
+        if digits == word.len() {
             return self.err(
                 at,
                 format!("'{}' is not a move, a move number or a result", lossy(word)),
