@@ -186,9 +186,15 @@ pub fn replay_corpus(
     each_game: impl FnMut(&shakmaty::Chess),
 ) -> usize {
     use std::io::Read;
-    let mut paths = Vec::new();
-    corpus_files(&shared.join("corpus"), &mut paths);
-    paths.sort();
+    use verify_claim::input::walk::{Item, expand};
+    // The scan's own walk: the records below the folder, sorted.
+    let paths: Vec<PathBuf> = expand(&[shared.join("corpus").display().to_string()])
+        .into_iter()
+        .filter_map(|item| match item {
+            Item::File(p) => Some(PathBuf::from(p)),
+            _ => None,
+        })
+        .collect();
     let mut replay = Replay {
         pos: shakmaty::Chess::default(),
         ply: 0,
@@ -216,20 +222,6 @@ pub fn replay_corpus(
         while let Ok(Some(())) = reader.read_game(&mut replay) {}
     }
     read
-}
-
-fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            corpus_files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
 }
 
 struct Replay<M, G> {
