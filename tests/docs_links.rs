@@ -82,11 +82,11 @@ fn without_code_spans(line: &str) -> String {
 fn targets(line: &str) -> Vec<String> {
     let mut found = Vec::new();
     let trimmed = line.trim_start();
-    if trimmed.starts_with('[') {
-        if let Some(end) = trimmed.find("]:") {
-            let target = trimmed[end + 2..].split_whitespace().next().unwrap_or("");
-            found.push(target.to_owned());
-        }
+    if trimmed.starts_with('[')
+        && let Some(end) = trimmed.find("]:")
+    {
+        let target = trimmed[end + 2..].split_whitespace().next().unwrap_or("");
+        found.push(target.to_owned());
     }
     let mut rest = line;
     while let Some(at) = rest.find("](") {
