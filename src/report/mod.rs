@@ -17,6 +17,7 @@ pub mod position;
 pub mod scan;
 pub mod svg;
 pub mod text;
+pub mod words;
 
 use std::collections::BTreeMap;
 
