@@ -7,6 +7,7 @@
 
 pub mod replay;
 pub mod scan;
+pub mod words;
 
 use serde::Serialize;
 

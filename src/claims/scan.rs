@@ -40,6 +40,9 @@ pub enum Kind {
     ResultMismatch,
     MovesAfterEnd,
     EarlyDrawAgreement,
+    /// A result with no moves (a forfeit, a bye, or moves never entered):
+    /// nothing on the board to check it against.
+    NoMovesRecorded,
 }
 
 impl Kind {
@@ -62,6 +65,7 @@ impl Kind {
             Kind::ResultMismatch => "result-mismatch",
             Kind::MovesAfterEnd => "moves-after-end",
             Kind::EarlyDrawAgreement => "early-draw-agreement",
+            Kind::NoMovesRecorded => "no-moves-recorded",
         }
     }
 
@@ -416,92 +420,128 @@ fn check_result<G: Game>(
         return;
     };
     let recorded = recorded.unwrap_or("*");
-    if end.is_none() {
-        unwinnable_loss::<G>(
-            record,
-            rules,
-            opts,
-            n,
-            final_pos,
-            recorded,
-            recorded_norm,
-            end_offset,
-            out,
-        );
-    }
     if let Some(e) = end {
-        let how = e.kind.name().replace('-', " ");
-        if e.ply < n {
-            let after = format!(
-                "{} move(s) recorded after the game ended at ply {} by {how}",
-                n - e.ply,
-                e.ply
-            );
-            if recorded_norm == e.result || recorded_norm == "*" {
-                // The result stands; only the record goes on (a common
-                // scoresheet habit): a warning at the first extra move.
-                out.push(Finding {
-                    recorded: Some(recorded.to_owned()),
-                    expected: Some(e.result.to_owned()),
-                    ..info(
-                        Kind::MovesAfterEnd,
-                        e.ply,
-                        record.moves[e.ply].offset,
-                        None,
-                        None,
-                        format!("{after}; the recorded result {recorded} is the one the Laws give"),
-                    )
-                });
-            } else {
-                out.push(mismatch(
-                    e.ply,
-                    end_offset,
-                    recorded,
-                    e.result,
-                    format!(
-                        "{after}; recorded {recorded}, but the Laws give {}",
-                        e.result
-                    ),
-                ));
-            }
-        } else if recorded_norm != "*" && recorded_norm != e.result {
-            out.push(mismatch(
-                e.ply,
+        ended_result(record, n, e, recorded, recorded_norm, end_offset, out);
+        return;
+    }
+    unwinnable_loss::<G>(
+        record,
+        rules,
+        opts,
+        n,
+        final_pos,
+        recorded,
+        recorded_norm,
+        end_offset,
+        out,
+    );
+    if n == 0 && recorded_norm != "*" {
+        // Nothing was played: no agreement to date, only a result.
+        out.push(Finding {
+            recorded: Some(recorded.to_owned()),
+            ..info(
+                Kind::NoMovesRecorded,
+                0,
                 end_offset,
-                recorded,
-                e.result,
-                format!(
-                    "recorded {recorded}, but the game ended by {how}: {}",
-                    e.result
-                ),
-            ));
-        }
+                None,
+                None,
+                format!("the record has a result ({recorded}) but no moves"),
+            )
+        });
         return;
     }
     if let Some(min) = opts.min_draw_moves
         && recorded_norm == "1/2-1/2"
         && !claimable_at_end
     {
-        let number = G::move_number(final_pos);
-        let completed = if G::side_to_move(final_pos) == Side::White {
-            number.saturating_sub(1)
-        } else {
-            number
-        };
-        if completed < min {
-            out.push(Finding {
-                recorded: Some(recorded.to_owned()),
-                ..info(
-                    Kind::EarlyDrawAgreement,
-                    n,
-                    end_offset,
-                    None,
-                    None,
-                    format!("drawn after {completed} move(s), before move {min}, with no claimable ground (9.1.1)"),
-                )
-            });
-        }
+        early_agreement::<G>(final_pos, min, n, recorded, end_offset, out);
     }
+}
+
+/// The recorded result of a game that ended by itself at `e`: moves
+/// recorded after the end (a warning when the result is still the one the
+/// Laws give, else a mismatch), or a result other than the ending's.
+fn ended_result(
+    record: &GameRecord<'_>,
+    n: usize,
+    e: End,
+    recorded: &str,
+    recorded_norm: &str,
+    end_offset: usize,
+    out: &mut Vec<Finding>,
+) {
+    let how = e.kind.name().replace('-', " ");
+    if e.ply >= n {
+        if recorded_norm != "*" && recorded_norm != e.result {
+            let message = format!(
+                "recorded {recorded}, but the game ended by {how}: {}",
+                e.result
+            );
+            out.push(mismatch(e.ply, end_offset, recorded, e.result, message));
+        }
+        return;
+    }
+    let after = format!(
+        "{} recorded after the game ended at ply {} by {how}",
+        super::words::moves(n - e.ply),
+        e.ply
+    );
+    if recorded_norm == e.result || recorded_norm == "*" {
+        // The result stands; only the record goes on (a common scoresheet
+        // habit): a warning at the first extra move.
+        let offset = record.moves.get(e.ply).map_or(end_offset, |m| m.offset);
+        out.push(Finding {
+            recorded: Some(recorded.to_owned()),
+            expected: Some(e.result.to_owned()),
+            ..info(
+                Kind::MovesAfterEnd,
+                e.ply,
+                offset,
+                None,
+                None,
+                format!("{after}; the recorded result {recorded} is the one the Laws give"),
+            )
+        });
+    } else {
+        let message = format!(
+            "{after}; recorded {recorded}, but the Laws give {}",
+            e.result
+        );
+        out.push(mismatch(e.ply, end_offset, recorded, e.result, message));
+    }
+}
+
+/// Article 9.1.1: a draw agreed before move `min` with no claimable
+/// ground at the end.
+fn early_agreement<G: Game>(
+    final_pos: &G::Position,
+    min: u32,
+    n: usize,
+    recorded: &str,
+    end_offset: usize,
+    out: &mut Vec<Finding>,
+) {
+    let number = G::move_number(final_pos);
+    let completed = if G::side_to_move(final_pos) == Side::White {
+        number.saturating_sub(1)
+    } else {
+        number
+    };
+    if completed >= min {
+        return;
+    }
+    let moves = super::words::moves(completed as usize);
+    out.push(Finding {
+        recorded: Some(recorded.to_owned()),
+        ..info(
+            Kind::EarlyDrawAgreement,
+            n,
+            end_offset,
+            None,
+            None,
+            format!("drawn after {moves}, before move {min}, with no claimable ground (9.1.1)"),
+        )
+    });
 }
 
 /// Article 6.9 (and, from 2023, 5.1.2): a game lost on time (or by
@@ -556,4 +596,69 @@ fn unwinnable_loss<G: Game>(
             winner.title()
         ),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Encoding, Reader};
+
+    fn scan(pgn: &str, min_draw_moves: Option<u32>) -> Vec<(Kind, String)> {
+        let mut reader = Reader::new(pgn.as_bytes(), Encoding::Utf8);
+        let opts = ScanOptions {
+            min_draw_moves,
+            ..ScanOptions::default()
+        };
+        match reader.next_game() {
+            Some(Ok(record)) => scan_record(&record, &opts)
+                .into_iter()
+                .map(|f| (f.kind, f.message))
+                .collect(),
+            other => panic!("the test record does not read: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_result_with_no_moves_is_no_early_agreement() {
+        // TWIC game 64: only `1/2-1/2`.
+        let got = scan("[White \"a\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n", Some(20));
+        assert_eq!(
+            got,
+            vec![(
+                Kind::NoMovesRecorded,
+                "the record has a result (1/2-1/2) but no moves".to_owned()
+            )]
+        );
+        assert_eq!(Kind::NoMovesRecorded.name(), "no-moves-recorded");
+        assert_eq!(Kind::NoMovesRecorded.severity(), Severity::Info);
+    }
+
+    #[test]
+    fn an_unfinished_record_with_no_moves_has_no_finding() {
+        assert_eq!(scan("[White \"a\"]\n\n*\n", Some(20)), vec![]);
+    }
+
+    #[test]
+    fn an_early_agreement_counts_its_moves_in_words() {
+        let got = scan("[White \"a\"]\n\n1. e4 e5 1/2-1/2\n", Some(20));
+        assert_eq!(
+            got,
+            vec![(
+                Kind::EarlyDrawAgreement,
+                "drawn after 1 move, before move 20, with no claimable ground (9.1.1)".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn moves_after_the_end_are_counted_in_words() {
+        // Insufficient material from the start, then one more move.
+        let pgn = "[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/4K2N w - - 0 1\"]\n\n1. Kd1 1/2-1/2\n";
+        let got = scan(pgn, None);
+        assert!(
+            got.iter().any(|(k, m)| *k == Kind::MovesAfterEnd
+                && m.starts_with("1 move recorded after the game ended at ply 0")),
+            "{got:?}"
+        );
+    }
 }

@@ -199,7 +199,7 @@ fn evidence(r: &ClaimReport, s: &mut String) {
     let _ = writeln!(
         s,
         "  Move count: {} since {} ({} needed){written}.",
-        super::words::plies(c.plies),
+        crate::claims::words::plies(c.plies),
         count_since(r),
         c.needed,
     );
