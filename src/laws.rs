@@ -212,6 +212,25 @@ pub struct Rulebook {
 }
 
 impl Rulebook {
+    /// The rulebook a game of `game` is decided under: chess under
+    /// `edition`, or without one the edition in force on `date` (with a
+    /// note saying how it was chosen); column draughts under its one
+    /// rulebook.
+    pub fn for_game(
+        game: GameType,
+        edition: Option<Edition>,
+        date: Option<&str>,
+    ) -> (Rulebook, Option<String>) {
+        match (game, edition) {
+            (GameType::ColumnDraughts, _) => (Rulebook::column_draughts(), None),
+            (GameType::Chess, Some(e)) => (Rulebook::fide(e), None),
+            (GameType::Chess, None) => {
+                let (e, note) = Edition::for_date(date);
+                (Rulebook::fide(e), note)
+            }
+        }
+    }
+
     pub fn fide(edition: Edition) -> Rulebook {
         let (rep, fifty, automatic) = match edition {
             Edition::Fide2009 => (("9.2.1", "9.2.2"), ("9.3.1", "9.3.2"), None),

@@ -5,8 +5,8 @@
 
 use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
 use crate::diag::Diagnostic;
-use crate::game::column_draughts::{self, ColumnDraughts};
-use crate::game::{Game, GameType, Search, Side, chess::ChessGame};
+use crate::game::column_draughts;
+use crate::game::{Game, GameType, Search, Side, WithGame};
 use crate::input::{self, Input, Selected};
 use crate::laws::{Edition, Rulebook, TimeClass};
 use crate::record::{Encoding, GameRecord};
@@ -94,23 +94,15 @@ fn decide_selected(selected: &Selected, opts: &ClaimOptions) -> Result<ClaimRepo
     let (input, index) = (&selected.input, selected.index);
     let record = selected.record()?;
     let more_notes = selected.notes(&record);
-    let game = crate::game::detect(&record, opts.game_type).map_err(|(o, m)| input.diag(o, m))?;
-    let mut report = match game {
-        GameType::Chess => {
-            let (edition, note) = match opts.rules {
-                None => Edition::for_date(record.tag("Date")),
-                Some(e) => (e, None),
-            };
-            let rules = Rulebook::fide(edition);
-            let notes = note.into_iter().chain(more_notes).collect();
-            decide_game::<ChessGame>(input, opts, index, &record, (), rules, notes)
-        }
-        GameType::ColumnDraughts => {
-            let rules = Rulebook::column_draughts();
-            let variant = opts.column_rules;
-            decide_game::<ColumnDraughts>(input, opts, index, &record, variant, rules, more_notes)
-        }
-    }?;
+    let work = Decide {
+        input,
+        opts,
+        index,
+        record: &record,
+        notes: more_notes,
+    };
+    let mut report = crate::game::dispatch_record(&record, opts.game_type, opts.column_rules, work)
+        .map_err(|(o, m)| input.diag(o, m))??;
     if record.latin1 {
         report.encoding = "latin1";
     }
@@ -251,6 +243,27 @@ fn tags_of(record: &GameRecord<'_>) -> (String, String, Option<String>, Option<S
         shown("Event"),
         shown("Round"),
     )
+}
+
+/// A claim in one record, decided by the engine of its game.
+struct Decide<'a, 'r> {
+    input: &'a Input,
+    opts: &'a ClaimOptions,
+    index: usize,
+    record: &'a GameRecord<'r>,
+    /// What the input says about the record (its encoding, the game chosen).
+    notes: Vec<String>,
+}
+
+impl WithGame for Decide<'_, '_> {
+    type Output = Result<ClaimReport, Diagnostic>;
+    fn with<G: Game>(self, variant: G::Variant) -> Self::Output {
+        let date = self.record.tag("Date");
+        let (rules, note) = Rulebook::for_game(G::TYPE, self.opts.rules, date);
+        let notes = note.into_iter().chain(self.notes).collect();
+        let (input, opts) = (self.input, self.opts);
+        decide_game::<G>(input, opts, self.index, self.record, variant, rules, notes)
+    }
 }
 
 fn decide_game<G: Game>(

@@ -40,8 +40,9 @@ pub enum Kind {
     ResultMismatch,
     MovesAfterEnd,
     EarlyDrawAgreement,
-    /// A result with no moves (a forfeit, a bye, or moves never entered):
-    /// nothing on the board to check it against.
+    /// `--min-draw-moves`: a draw recorded with no moves (a forfeit, a
+    /// pairing, moves never entered): not an early agreement, since
+    /// nothing shows when it was agreed; a warning, for the scoresheet.
     NoMovesRecorded,
 }
 
@@ -72,7 +73,9 @@ impl Kind {
     pub fn severity(self) -> Severity {
         match self {
             Kind::ResultMismatch | Kind::IllegalMove | Kind::ParseError => Severity::Error,
-            Kind::EarlyDrawAgreement | Kind::MovesAfterEnd => Severity::Warning,
+            Kind::EarlyDrawAgreement | Kind::MovesAfterEnd | Kind::NoMovesRecorded => {
+                Severity::Warning
+            }
             _ => Severity::Info,
         }
     }
@@ -181,27 +184,32 @@ fn normal_result(r: &str) -> Option<&'static str> {
 /// Scans one record of either game: chess under the FIDE edition chosen,
 /// column draughts under its rulebook.
 pub fn scan_record(record: &GameRecord<'_>, opts: &ScanOptions) -> Vec<Finding> {
-    use crate::game::{GameType, chess::ChessGame, column_draughts::ColumnDraughts};
-    match crate::game::detect(record, opts.game_type) {
-        Err((offset, message)) => vec![error(Kind::ParseError, 0, offset, message)],
-        Ok(GameType::Chess) => {
-            scan_game::<ChessGame>(record, &rulebook_for(record, opts.rules), opts, ())
-        }
-        Ok(GameType::ColumnDraughts) => scan_game::<ColumnDraughts>(
-            record,
-            &Rulebook::column_draughts(),
-            opts,
-            opts.column_rules,
-        ),
+    let work = ScanWith { record, opts };
+    crate::game::dispatch_record(record, opts.game_type, opts.column_rules, work)
+        .unwrap_or_else(|(offset, message)| vec![error(Kind::ParseError, 0, offset, message)])
+}
+
+/// One record, scanned by the engine of its game.
+struct ScanWith<'a, 'r> {
+    record: &'a GameRecord<'r>,
+    opts: &'a ScanOptions,
+}
+
+impl crate::game::WithGame for ScanWith<'_, '_> {
+    type Output = Vec<Finding>;
+    fn with<G: Game>(self, variant: G::Variant) -> Vec<Finding> {
+        let rules = rulebook_of::<G>(self.record, self.opts.rules);
+        scan_game::<G>(self.record, &rules, self.opts, variant)
     }
 }
 
-/// The rulebook for a chess record under the scan's choice.
-pub fn rulebook_for(record: &GameRecord<'_>, choice: RulesChoice) -> Rulebook {
-    match choice {
-        RulesChoice::Fixed(e) => Rulebook::fide(e),
-        RulesChoice::Auto => Rulebook::fide(Edition::for_date(record.tag("Date")).0),
-    }
+/// The rulebook for a record of `G` under the scan's choice.
+pub fn rulebook_of<G: Game>(record: &GameRecord<'_>, choice: RulesChoice) -> Rulebook {
+    let edition = match choice {
+        RulesChoice::Fixed(e) => Some(e),
+        RulesChoice::Auto => None,
+    };
+    Rulebook::for_game(G::TYPE, edition, record.tag("Date")).0
 }
 
 /// Scans one game. A game that cannot be replayed gives only its error: no
@@ -435,25 +443,21 @@ fn check_result<G: Game>(
         end_offset,
         out,
     );
-    if n == 0 && recorded_norm != "*" {
-        // Nothing was played: no agreement to date, only a result.
-        out.push(Finding {
-            recorded: Some(recorded.to_owned()),
-            ..info(
-                Kind::NoMovesRecorded,
-                0,
-                end_offset,
-                None,
-                None,
-                format!("the record has a result ({recorded}) but no moves"),
-            )
-        });
-        return;
-    }
     if let Some(min) = opts.min_draw_moves
         && recorded_norm == "1/2-1/2"
         && !claimable_at_end
     {
+        if n == 0 {
+            // Nothing was played: no agreement to date, only a result.
+            let message = format!(
+                "the record has a result ({recorded}) but no moves: whether the draw was agreed before move {min} (9.1.1) cannot be told from it"
+            );
+            out.push(Finding {
+                recorded: Some(recorded.to_owned()),
+                ..info(Kind::NoMovesRecorded, 0, end_offset, None, None, message)
+            });
+            return;
+        }
         early_agreement::<G>(final_pos, min, n, recorded, end_offset, out);
     }
 }
@@ -626,11 +630,13 @@ mod tests {
             got,
             vec![(
                 Kind::NoMovesRecorded,
-                "the record has a result (1/2-1/2) but no moves".to_owned()
+                "the record has a result (1/2-1/2) but no moves: whether the draw was agreed before move 20 (9.1.1) cannot be told from it".to_owned()
             )]
         );
         assert_eq!(Kind::NoMovesRecorded.name(), "no-moves-recorded");
-        assert_eq!(Kind::NoMovesRecorded.severity(), Severity::Info);
+        assert_eq!(Kind::NoMovesRecorded.severity(), Severity::Warning);
+        // Without --min-draw-moves a result alone is no finding.
+        assert_eq!(scan("[White \"a\"]\n\n1/2-1/2\n", None), vec![]);
     }
 
     #[test]
