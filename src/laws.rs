@@ -209,6 +209,9 @@ pub struct Rulebook {
     pub claimant_article: &'static str,
     /// When two positions are the same (castling rights, en passant).
     pub identity_article: &'static str,
+    /// What a record cannot show and a verdict therefore assumes, with
+    /// the article each comes from.
+    pub not_checkable: &'static [&'static str],
 }
 
 impl Rulebook {
@@ -287,6 +290,10 @@ impl Rulebook {
                 Edition::Fide2018 => "9.2.2",
                 Edition::Fide2023 => "9.2.3",
             },
+            not_checkable: &[
+                "whether the claimant touched a piece before claiming (9.4)",
+                "the clocks (a claim must be made with time left)",
+            ],
         }
     }
 
@@ -312,6 +319,7 @@ impl Rulebook {
             automatic: None,
             claimant_article: "1.13.2",
             identity_article: "1.13.1",
+            not_checkable: &["the clocks (1.13.2, note d)"],
         }
     }
 

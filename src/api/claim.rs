@@ -311,15 +311,7 @@ fn decide_game<G: Game>(
         )
     })?;
     let tags = tags_of(record);
-    let mut report = ClaimReport::new(
-        &input.name,
-        index,
-        rules.name,
-        tags,
-        &replay,
-        verdict,
-        notes,
-    );
+    let mut report = ClaimReport::new(&input.name, index, &rules, tags, &replay, verdict, notes);
     report.date = record
         .tag("Date")
         .filter(|d| !d.is_empty() && !d.starts_with('?'))
