@@ -209,9 +209,31 @@ pub struct Rulebook {
     pub claimant_article: &'static str,
     /// When two positions are the same (castling rights, en passant).
     pub identity_article: &'static str,
+    /// What a record cannot show and a verdict therefore assumes, with
+    /// the article each comes from.
+    pub not_checkable: &'static [&'static str],
 }
 
 impl Rulebook {
+    /// The rulebook a game of `game` is decided under: chess under
+    /// `edition`, or without one the edition in force on `date` (with a
+    /// note saying how it was chosen); column draughts under its one
+    /// rulebook.
+    pub fn for_game(
+        game: GameType,
+        edition: Option<Edition>,
+        date: Option<&str>,
+    ) -> (Rulebook, Option<String>) {
+        match (game, edition) {
+            (GameType::ColumnDraughts, _) => (Rulebook::column_draughts(), None),
+            (GameType::Chess, Some(e)) => (Rulebook::fide(e), None),
+            (GameType::Chess, None) => {
+                let (e, note) = Edition::for_date(date);
+                (Rulebook::fide(e), note)
+            }
+        }
+    }
+
     pub fn fide(edition: Edition) -> Rulebook {
         let (rep, fifty, automatic) = match edition {
             Edition::Fide2009 => (("9.2.1", "9.2.2"), ("9.3.1", "9.3.2"), None),
@@ -268,6 +290,10 @@ impl Rulebook {
                 Edition::Fide2018 => "9.2.2",
                 Edition::Fide2023 => "9.2.3",
             },
+            not_checkable: &[
+                "whether the claimant touched a piece before claiming (9.4)",
+                "the clocks (a claim must be made with time left)",
+            ],
         }
     }
 
@@ -293,6 +319,7 @@ impl Rulebook {
             automatic: None,
             claimant_article: "1.13.2",
             identity_article: "1.13.1",
+            not_checkable: &["the clocks (1.13.2, note d)"],
         }
     }
 

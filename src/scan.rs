@@ -130,7 +130,7 @@ fn analyse_chunk_until(
                 if !findings.is_empty() {
                     let drawn = if boards {
                         let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
-                        crate::game::board::record_boards(
+                        crate::claims::replay::record_boards(
                             &rec,
                             opts.game_type,
                             opts.column_rules,

@@ -167,7 +167,7 @@ fn claim_mode_reads_a_stream_to_its_game() {
     );
     let r = run(&[&path, "--game", "3002"]);
     assert!(
-        r.stderr.contains("--game 3002: the file has 3001 game(s)"),
+        r.stderr.contains("--game 3002: the file has 3001 games"),
         "{}",
         r.stderr
     );

@@ -5,8 +5,8 @@
 
 use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
 use crate::diag::Diagnostic;
-use crate::game::column_draughts::{self, ColumnDraughts};
-use crate::game::{Game, GameType, Search, Side, chess::ChessGame};
+use crate::game::column_draughts;
+use crate::game::{Game, GameType, Search, Side, WithGame};
 use crate::input::{self, Input, Selected};
 use crate::laws::{Edition, Rulebook, TimeClass};
 use crate::record::{Encoding, GameRecord};
@@ -58,6 +58,7 @@ impl Default for DeadSearch {
 /// Every problem, in the record or in the options, is a [`Diagnostic`] with
 /// the file and, where the record is at fault, the line and column.
 pub fn decide(file: &str, bytes: &[u8], opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
+    check_game(file, opts.game)?;
     decide_selected(
         &input::select_from(file, bytes, opts.encoding, opts.game)?,
         opts,
@@ -68,6 +69,7 @@ pub fn decide(file: &str, bytes: &[u8], opts: &ClaimOptions) -> Result<ClaimRepo
 /// compressed files by name or magic bytes). The input is read as a stream:
 /// only the text that holds the chosen game is kept.
 pub fn decide_file(path: &str, opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
+    check_game(path, opts.game)?;
     decide_selected(&input::select(path, opts.encoding, opts.game)?, opts)
 }
 
@@ -79,6 +81,7 @@ pub fn decide_file_pgn(
     path: &str,
     opts: &ClaimOptions,
 ) -> Result<(ClaimReport, Vec<u8>), Diagnostic> {
+    check_game(path, opts.game)?;
     let selected = input::select(path, opts.encoding, opts.game)?;
     let report = decide_selected(&selected, opts)?;
     let record = selected.record()?;
@@ -91,23 +94,15 @@ fn decide_selected(selected: &Selected, opts: &ClaimOptions) -> Result<ClaimRepo
     let (input, index) = (&selected.input, selected.index);
     let record = selected.record()?;
     let more_notes = selected.notes(&record);
-    let game = crate::game::detect(&record, opts.game_type).map_err(|(o, m)| input.diag(o, m))?;
-    let mut report = match game {
-        GameType::Chess => {
-            let (edition, note) = match opts.rules {
-                None => Edition::for_date(record.tag("Date")),
-                Some(e) => (e, None),
-            };
-            let rules = Rulebook::fide(edition);
-            let notes = note.into_iter().chain(more_notes).collect();
-            decide_game::<ChessGame>(input, opts, index, &record, (), rules, notes)
-        }
-        GameType::ColumnDraughts => {
-            let rules = Rulebook::column_draughts();
-            let variant = opts.column_rules;
-            decide_game::<ColumnDraughts>(input, opts, index, &record, variant, rules, more_notes)
-        }
-    }?;
+    let work = Decide {
+        input,
+        opts,
+        index,
+        record: &record,
+        notes: more_notes,
+    };
+    let mut report = crate::game::dispatch_record(&record, opts.game_type, opts.column_rules, work)
+        .map_err(|(o, m)| input.diag(o, m))??;
     if record.latin1 {
         report.encoding = "latin1";
     }
@@ -162,6 +157,55 @@ fn resolve_after<G: Game>(replay: &Replay<G>, text: &str) -> Result<usize, Strin
     })
 }
 
+/// A move number before a move ("56...Kh7", "32. Nf3"): the number, the
+/// side its dots name, and the move; `None` when the text starts with no
+/// numbered prefix (castling's `0-0` has no dot after its digit).
+fn numbered(text: &str) -> Option<(u32, Side, &str)> {
+    let t = text.trim();
+    let digits = t.chars().take_while(|c| c.is_ascii_digit()).count();
+    let number = t.get(..digits)?.parse().ok()?;
+    let rest = t.get(digits..)?;
+    let dots: String = rest.chars().take_while(|&c| c == '.' || c == '…').collect();
+    let side = match dots.as_str() {
+        "" => return None,
+        "." => Side::White,
+        _ => Side::Black,
+    };
+    Some((number, side, rest.get(dots.len()..)?.trim()))
+}
+
+/// The written move without a move number written before it, when the
+/// number agrees with the claim point (the form `--after` takes); a number
+/// that does not agree is an error saying whose move it is there.
+fn written_at<'t, G: Game>(pos: &G::Position, text: &'t str) -> Result<&'t str, String> {
+    let Some((number, side, mv)) = numbered(text) else {
+        return Ok(text);
+    };
+    let (here, to_move) = (G::move_number(pos), G::side_to_move(pos));
+    if (number, side) == (here, to_move) {
+        return Ok(mv);
+    }
+    let dots = |s: Side| if s == Side::White { "." } else { "..." };
+    Err(format!(
+        "--move {text}: the claim point is before {}'s move {here} ({here}{}{mv}), not {}'s move {number}",
+        to_move.title(),
+        dots(to_move),
+        side.title()
+    ))
+}
+
+/// `--game 0`: games are counted from 1.
+fn check_game(file: &str, game: Option<usize>) -> Result<(), Diagnostic> {
+    match game {
+        Some(0) => Err(Diagnostic::new(
+            file,
+            None,
+            "--game 0: games are counted from 1 (the first game of the file is --game 1)",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The claim point: `after`, else `ply`, else the end of the record.
 fn claim_point<G: Game>(replay: &Replay<G>, opts: &ClaimOptions) -> Result<usize, String> {
     match (&opts.after, opts.ply) {
@@ -201,6 +245,27 @@ fn tags_of(record: &GameRecord<'_>) -> (String, String, Option<String>, Option<S
     )
 }
 
+/// A claim in one record, decided by the engine of its game.
+struct Decide<'a, 'r> {
+    input: &'a Input,
+    opts: &'a ClaimOptions,
+    index: usize,
+    record: &'a GameRecord<'r>,
+    /// What the input says about the record (its encoding, the game chosen).
+    notes: Vec<String>,
+}
+
+impl WithGame for Decide<'_, '_> {
+    type Output = Result<ClaimReport, Diagnostic>;
+    fn with<G: Game>(self, variant: G::Variant) -> Self::Output {
+        let date = self.record.tag("Date");
+        let (rules, note) = Rulebook::for_game(G::TYPE, self.opts.rules, date);
+        let notes = note.into_iter().chain(self.notes).collect();
+        let (input, opts) = (self.input, self.opts);
+        decide_game::<G>(input, opts, self.index, self.record, variant, rules, notes)
+    }
+}
+
 fn decide_game<G: Game>(
     input: &Input,
     opts: &ClaimOptions,
@@ -218,9 +283,16 @@ fn decide_game<G: Game>(
     let time = TimeClass::from_tag(record.tag("TimeControl"));
     notes.extend(time_note(time));
     let ply = claim_point(&replay, opts).map_err(|m| error(input, m))?;
+    let pos = replay.position(ply);
+    // A claim by the player not having the move reads no written move.
+    let wrong_side = opts.claimant.is_some_and(|c| c != G::side_to_move(&pos));
+    let written = match opts.written_move.as_deref() {
+        Some(w) if !wrong_side => Some(written_at::<G>(&pos, w).map_err(|m| error(input, m))?),
+        w => w,
+    };
     let req = ClaimRequest {
         ply,
-        written: opts.written_move.as_deref(),
+        written,
         kind: opts.claim,
         claimant: opts.claimant,
         dead_search: opts.dead_search.0,
@@ -239,18 +311,68 @@ fn decide_game<G: Game>(
         )
     })?;
     let tags = tags_of(record);
-    let mut report = ClaimReport::new(
-        &input.name,
-        index,
-        rules.name,
-        tags,
-        &replay,
-        verdict,
-        notes,
-    );
+    let mut report = ClaimReport::new(&input.name, index, &rules, tags, &replay, verdict, notes);
     report.date = record
         .tag("Date")
         .filter(|d| !d.is_empty() && !d.starts_with('?'))
         .map(str::to_owned);
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str =
+        "[White \"a\"]\n[Black \"b\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 *\n";
+
+    fn claim(opts: &ClaimOptions) -> Result<ClaimReport, String> {
+        decide("t.pgn", GAME.as_bytes(), opts).map_err(|d| d.message)
+    }
+
+    #[test]
+    fn a_move_number_before_the_written_move_is_read_when_it_agrees() {
+        let opts = ClaimOptions {
+            written_move: Some("4...Ng8".to_owned()),
+            ..ClaimOptions::default()
+        };
+        let r = claim(&opts).map(|r| (r.verdict.valid, r.verdict.written_move));
+        assert_eq!(r, Ok((true, Some("Ng8".to_owned()))));
+    }
+
+    #[test]
+    fn a_move_number_that_disagrees_says_whose_move_it_is() {
+        let opts = ClaimOptions {
+            written_move: Some("5.Ng8".to_owned()),
+            ..ClaimOptions::default()
+        };
+        let e = claim(&opts).map(|_| ());
+        assert_eq!(
+            e,
+            Err("--move 5.Ng8: the claim point is before Black's move 4 (4...Ng8), not White's move 5".to_owned())
+        );
+    }
+
+    #[test]
+    fn castling_written_with_zeros_is_no_move_number() {
+        assert_eq!(numbered("0-0"), None);
+        assert_eq!(numbered("56...Kh7"), Some((56, Side::Black, "Kh7")));
+        assert_eq!(numbered("32. Nf3"), Some((32, Side::White, "Nf3")));
+    }
+
+    #[test]
+    fn game_zero_says_games_count_from_one() {
+        let opts = ClaimOptions {
+            game: Some(0),
+            ..ClaimOptions::default()
+        };
+        let e = claim(&opts).map(|_| ());
+        assert_eq!(
+            e,
+            Err(
+                "--game 0: games are counted from 1 (the first game of the file is --game 1)"
+                    .to_owned()
+            )
+        );
+    }
 }

@@ -2,8 +2,8 @@
 //! 6.9), or still win (column draughts: 1.11)?
 
 use crate::diag::Diagnostic;
-use crate::game::column_draughts::{self, ColumnDraughts};
-use crate::game::{DeadCheck, Ending, Game, GameType, Search, Side, Win, chess::ChessGame};
+use crate::game::column_draughts;
+use crate::game::{DeadCheck, Ending, Game, GameType, Search, Side, Win, WithGame};
 
 /// How to check a position. The default: chess, the full search, both sides.
 #[derive(Clone, Copy, Debug)]
@@ -71,16 +71,21 @@ impl PositionCheck {
 /// Checks the position `fen`. A FEN that cannot be read is a [`Diagnostic`]
 /// naming `--fen`.
 pub fn check_position(fen: &str, opts: &PositionOptions) -> Result<PositionCheck, Diagnostic> {
-    let bad = |m: String| Diagnostic::new("--fen", None, m);
-    match opts.game_type {
-        GameType::Chess => {
-            let pos = crate::game::chess::unwinnable::position_for_analysis(fen).map_err(bad)?;
-            Ok(check::<ChessGame>(&pos, opts))
-        }
-        GameType::ColumnDraughts => {
-            let pos = column_draughts::fen::parse(fen, opts.column_rules).map_err(bad)?;
-            Ok(check::<ColumnDraughts>(&pos, opts))
-        }
+    let work = Check { fen, opts };
+    crate::game::dispatch(opts.game_type, opts.column_rules, work)
+        .map_err(|m| Diagnostic::new("--fen", None, m))
+}
+
+/// One position, checked by the engine of its game.
+struct Check<'a> {
+    fen: &'a str,
+    opts: &'a PositionOptions,
+}
+
+impl WithGame for Check<'_> {
+    type Output = Result<PositionCheck, String>;
+    fn with<G: Game>(self, variant: G::Variant) -> Self::Output {
+        Ok(check::<G>(&G::from_fen(self.fen, variant)?, self.opts))
     }
 }
 

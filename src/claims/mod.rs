@@ -5,13 +5,17 @@
 //! through [`Rulebook`]; it produces a [`Verdict`], which the printers in
 //! [`crate::report`] render.
 
+mod over;
 pub mod replay;
 pub mod scan;
+pub mod words;
 
 use serde::Serialize;
 
 use crate::game::{DeadCheck, Difference, Ending, Game, Search, Side};
 use crate::laws::{Penalty, Rulebook, TimeClass};
+use over::game_over_at;
+pub use over::{GameOver, GameOverReason, first_dead_ply, first_game_over};
 pub use replay::{Replay, ReplayError};
 
 /// Which rules a claim is made under (`--claim`).
@@ -21,120 +25,6 @@ pub enum ClaimKind {
     Count,
     #[default]
     Any,
-}
-
-/// Why the game was already over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameOverReason {
-    Checkmate,
-    Stalemate,
-    InsufficientMaterial,
-    /// No sequence of legal moves can lead to checkmate, beyond what
-    /// material alone shows (a pawn wall, a locked position).
-    DeadPosition,
-    FivefoldRepetition,
-    SeventyFiveMove,
-    /// Draughts: the player to move cannot move and has lost (1.12).
-    NoMoves,
-}
-
-impl GameOverReason {
-    pub fn name(self) -> &'static str {
-        match self {
-            GameOverReason::Checkmate => "checkmate",
-            GameOverReason::Stalemate => "stalemate",
-            GameOverReason::InsufficientMaterial => {
-                "insufficient material (no sequence of legal moves can lead to checkmate)"
-            }
-            GameOverReason::DeadPosition => {
-                "a dead position (no sequence of legal moves can lead to checkmate)"
-            }
-            GameOverReason::FivefoldRepetition => "fivefold repetition",
-            GameOverReason::SeventyFiveMove => "the 75-move rule",
-            GameOverReason::NoMoves => "the player to move being unable to move (a loss)",
-        }
-    }
-}
-
-/// The first point where the game ended by itself.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameOver {
-    pub reason: GameOverReason,
-    pub ply: usize,
-    pub article: &'static str,
-}
-
-/// The first ply ≤ `upto` at which the game was over by the position alone.
-///
-/// Checkmate takes precedence over the 75-move rule at the same ply (9.6.2).
-pub fn first_game_over<G: Game>(
-    replay: &Replay<G>,
-    rules: &Rulebook,
-    upto: usize,
-) -> Option<GameOver> {
-    replay
-        .positions()
-        .take(upto.min(replay.len()) + 1)
-        .enumerate()
-        .find_map(|(p, pos)| game_over_at(replay, rules, p, &pos))
-}
-
-fn game_over_at<G: Game>(
-    replay: &Replay<G>,
-    rules: &Rulebook,
-    p: usize,
-    pos: &G::Position,
-) -> Option<GameOver> {
-    let ending = G::ending(pos);
-    if let Some(e) = ending {
-        let reason = match e {
-            Ending::Checkmate => GameOverReason::Checkmate,
-            Ending::Stalemate => GameOverReason::Stalemate,
-            Ending::InsufficientMaterial => GameOverReason::InsufficientMaterial,
-            Ending::NoMoves => GameOverReason::NoMoves,
-        };
-        return Some(GameOver {
-            reason,
-            ply: p,
-            article: rules.ending_article(e),
-        });
-    }
-    let auto = rules.automatic.as_ref()?;
-    let reps = if auto.consecutive {
-        // fide-2014: the position stood at every second move of each
-        // player, five times in a row (every four plies).
-        let mut n = 1;
-        let mut q = p;
-        while n < auto.repetitions && q >= 4 && q - 4 >= replay.since(p) {
-            q -= 4;
-            if replay.hashes[q] == replay.hashes[p] && replay.position(q) == *pos {
-                n += 1;
-            } else {
-                break;
-            }
-        }
-        n
-    } else {
-        (replay.since(p)..=p)
-            .filter(|&q| replay.hashes[q] == replay.hashes[p] && replay.position(q) == *pos)
-            .count() as u32
-    };
-    if reps >= auto.repetitions {
-        return Some(GameOver {
-            reason: GameOverReason::FivefoldRepetition,
-            ply: p,
-            article: auto.repetition_article,
-        });
-    }
-    if G::count_clock(pos) >= auto.count_plies {
-        return Some(GameOver {
-            reason: GameOverReason::SeventyFiveMove,
-            ply: p,
-            article: auto.count_article,
-        });
-    }
-    None
 }
 
 /// A claim to decide.
@@ -228,7 +118,7 @@ pub struct Verdict {
     pub grounds: Vec<Ground>,
     pub game_over: Option<GameOver>,
     /// Why the claim fails (empty when valid).
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Reason>,
     /// The plies at which the claim position stood.
     pub repetitions: Vec<usize>,
     /// The plies at which the position after the written move stood,
@@ -252,20 +142,42 @@ impl Verdict {
     }
 }
 
-/// The first ply ≤ `upto` whose position is proved dead, given that the
-/// position at `upto` is: a dead position stays dead, so a binary search.
-pub fn first_dead_ply<G: Game>(replay: &Replay<G>, upto: usize, search: Search) -> usize {
-    let (mut lo, mut hi) = (0, upto);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        // Before `upto`: a move was played from it.
-        if G::is_dead_playable(&replay.position(mid), search) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    lo
+/// Why a claim fails: the data each printer renders in its own words
+/// (`report::words` renders the sentences of the text, HTML and JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The game had ended by itself before the claim point.
+    GameOver(GameOver),
+    /// The claim was made by the player not having the move (`claimant`
+    /// had it); only that player may claim (`article`).
+    WrongSide {
+        claimant: Side,
+        article: &'static str,
+    },
+    /// Repetition: how often the position on the board has stood, and the
+    /// position after the written move would stand; `needed` are needed.
+    TooFewRepetitions {
+        on_board: usize,
+        with_written: Option<usize>,
+        needed: usize,
+    },
+    /// Move count: plies counted at the claim point, or with the written
+    /// move; the rule needs `needed` (the rulebook's words for its count).
+    CountShort {
+        plies: u32,
+        with_written: bool,
+        needed: &'static str,
+    },
+}
+
+/// Occurrences a repetition claim needs (9.2; draughts 1.13.2).
+const REPETITIONS: usize = 3;
+
+/// The written move, read and played on a copy of the claim position.
+struct Written<G: Game> {
+    mv: G::Move,
+    next: G::Position,
+    hash: u64,
 }
 
 /// Decides a claim at `req.ply` of a replayed game.
@@ -280,183 +192,58 @@ pub fn decide<G: Game>(
     let p = req.ply.min(replay.len());
     let pos = &replay.position(p);
     let claimant = G::side_to_move(pos);
-    let mut game_over = match req.scope {
-        Scope::Report => first_game_over(replay, rules, p),
-        Scope::OpenBefore => game_over_at(replay, rules, p, pos),
-    };
     let dead_check = G::dead_check(pos, req.dead_search);
-    if dead_check.dead() == Some(true) {
-        let d = first_dead_ply::<G>(replay, p, req.dead_search);
-        // Insufficient material at the same ply is the simpler name for it.
-        if game_over.as_ref().is_none_or(|g| d < g.ply) {
-            game_over = Some(GameOver {
-                reason: GameOverReason::DeadPosition,
-                ply: d,
-                article: rules.ending_article(Ending::InsufficientMaterial),
-            });
-        }
-    }
-
+    let game_over = ended_before(replay, rules, req, p, pos, &dead_check);
     // A claim by the player not having the move is no Article 9 claim: the
     // written move (the other side's) is not read at all.
     let wrong_side = req.claimant.is_some_and(|by| by != claimant);
-    // The written move: parsed and played on a copy.
-    let mut written = None;
     let mut notes = Vec::new();
-    if let Some(text) = req.written.filter(|_| !wrong_side) {
-        let parsed = G::parse_written(pos, text).or_else(|e| match G::written_slip(pos, text) {
-            Some((m, note)) => {
-                notes.push(note);
-                Ok(m)
-            }
-            None => Err(e),
-        });
-        match parsed {
-            Ok(m) => {
-                let mut next = pos.clone();
-                let hash = G::play(&mut next, &m, replay.hashes[p]);
-                written = Some((m, next, hash));
-            }
-            // After the game ended no move is legal: the claim fails on that
-            // ground, not on the written move.
-            Err(_) if game_over.is_some() => {}
-            Err(e) => return Err(e),
-        }
-    }
+    let written = match req.written.filter(|_| !wrong_side) {
+        Some(text) => read_written(replay, p, pos, text, game_over.is_some(), &mut notes)?,
+        None => None,
+    };
     let written_move = match (&written, req.written) {
-        (Some((m, _, _)), _) => Some(G::notation(pos, m)),
+        (Some(w), _) => Some(G::notation(pos, &w.mv)),
         (None, Some(t)) => Some(t.to_owned()),
         (None, None) => None,
     };
-
     let repetitions = replay.occurrences(pos, replay.hashes[p], p);
     let repetitions_written = match &written {
-        Some((_, next, hash)) => {
-            let mut v = replay.occurrences(next, *hash, p);
+        Some(w) => {
+            let mut v = replay.occurrences(&w.next, w.hash, p);
             v.push(p + 1);
             v
         }
         None => Vec::new(),
     };
-
-    let clock = G::count_clock(pos);
-    let from_start = clock.saturating_sub(p as u32);
-    let since_ply = p - (clock - from_start) as usize;
-    let with_written = written
-        .as_ref()
-        .filter(|(m, _, _)| !G::resets_count(pos, m))
-        .map(|_| clock + 1);
-    let count = CountEvidence {
-        plies: clock,
-        from_start_position: from_start,
-        since_ply,
-        with_written_move: with_written,
-        needed: rules.count_plies,
-    };
-
-    let mut grounds = Vec::new();
-    let wants_rep = req.kind != ClaimKind::Count;
-    let wants_count = req.kind != ClaimKind::Repetition;
-    if wants_rep && repetitions.len() >= 3 {
-        grounds.push(Ground {
-            rule: rules.repetition_rule,
-            article: rules.repetition.board,
-            plies: repetitions.clone(),
-            form: Form::OnTheBoard,
-        });
-    }
-    if let (true, Some(article)) = (
-        wants_rep && repetitions_written.len() >= 3,
-        rules.repetition.written,
-    ) {
-        grounds.push(Ground {
-            rule: rules.repetition_rule,
-            article,
-            plies: repetitions_written.clone(),
-            form: Form::WrittenMove,
-        });
-    }
-    if wants_count && clock >= rules.count_plies {
-        grounds.push(Ground {
-            rule: rules.count_rule,
-            article: rules.count.board,
-            plies: vec![since_ply, p],
-            form: Form::OnTheBoard,
-        });
-    }
-    if let (true, Some(article), Some(n)) = (wants_count, rules.count.written, with_written)
-        && n >= rules.count_plies
-    {
-        grounds.push(Ground {
-            rule: rules.count_rule,
-            article,
-            plies: vec![since_ply, p + 1],
-            form: Form::WrittenMove,
-        });
-    }
-
+    let count = count_evidence::<G>(rules, p, pos, written.as_ref());
+    let wants = (
+        req.kind != ClaimKind::Count,
+        req.kind != ClaimKind::Repetition,
+    );
+    let mut grounds = grounds_of(rules, wants, p, &repetitions, &repetitions_written, &count);
     let mut reasons = Vec::new();
     if let Some(over) = &game_over {
-        reasons.push(format!(
-            "the game had already ended at ply {} by {} ({}); no claim can be made after that",
-            over.ply,
-            over.reason.name(),
-            over.article
-        ));
-        grounds.clear();
+        reasons.push(Reason::GameOver(over.clone()));
     }
     if wrong_side {
-        reasons.push(format!(
-            "the claim is refused: {} did not have the move ({} had it); only the player having the move may claim ({}), so no draw claim was made: no penalty follows, and no written move of {}'s belongs to it",
-            claimant.other().title(),
-            claimant.title(),
-            rules.claimant_article,
-            claimant.title(),
-        ));
+        reasons.push(Reason::WrongSide {
+            claimant,
+            article: rules.claimant_article,
+        });
+    }
+    if !reasons.is_empty() {
         grounds.clear();
+    } else if grounds.is_empty() {
+        let with_written = written.as_ref().map(|_| repetitions_written.len());
+        reasons = shortfalls(rules, wants, repetitions.len(), with_written, &count);
     }
-    if reasons.is_empty() && grounds.is_empty() {
-        if wants_rep {
-            reasons.push(match &written {
-                Some(_) => format!(
-                    "the position on the board has stood {} time(s) and the position after the written move would stand {} time(s); three are needed",
-                    repetitions.len(),
-                    repetitions_written.len()
-                ),
-                None => format!("the position on the board has stood {} time(s); three are needed", repetitions.len()),
-            });
-        }
-        if wants_count {
-            let half = |n: u32| {
-                if n.is_multiple_of(2) {
-                    format!("{}", n / 2)
-                } else {
-                    format!("{:.1}", n as f32 / 2.0)
-                }
-            };
-            reasons.push(match with_written {
-                Some(n) => format!(
-                    "{} move(s) counted with the written move ({} plies); the rule needs {}",
-                    half(n),
-                    n,
-                    rules.count_words
-                ),
-                None => format!(
-                    "{} move(s) counted ({} plies); the rule needs {}",
-                    half(clock),
-                    clock,
-                    rules.count_words
-                ),
-            });
-        }
-    }
-
-    let near_misses = if wants_rep && req.scope == Scope::Report {
-        near_misses(replay, p, written.as_ref().map(|w| &w.1))
+    let near_misses = if wants.0 && req.scope == Scope::Report {
+        near_misses(replay, p, written.as_ref().map(|w| &w.next))
     } else {
         Vec::new()
     };
-    let written_ending = written.as_ref().and_then(|(_, next, _)| G::ending(next));
+    let written_ending = written.as_ref().and_then(|w| G::ending(&w.next));
     let valid = !grounds.is_empty();
     let penalty = (!valid && game_over.is_none() && !wrong_side)
         .then(|| rules.penalty(time, written_move.as_deref()));
@@ -478,6 +265,171 @@ pub fn decide<G: Game>(
         dead_check,
         notes,
     })
+}
+
+/// Where the game had ended by itself at or before the claim point: the
+/// first ending on the board, or the first dead position when the claim
+/// position is dead and became so earlier.
+fn ended_before<G: Game>(
+    replay: &Replay<G>,
+    rules: &Rulebook,
+    req: &ClaimRequest<'_>,
+    p: usize,
+    pos: &G::Position,
+    dead_check: &DeadCheck,
+) -> Option<GameOver> {
+    let game_over = match req.scope {
+        Scope::Report => first_game_over(replay, rules, p),
+        Scope::OpenBefore => game_over_at(replay, rules, p, pos),
+    };
+    if dead_check.dead() != Some(true) {
+        return game_over;
+    }
+    let d = first_dead_ply::<G>(replay, p, req.dead_search);
+    // Insufficient material at the same ply is the simpler name for it.
+    if game_over.as_ref().is_none_or(|g| d < g.ply) {
+        return Some(GameOver {
+            reason: GameOverReason::DeadPosition,
+            ply: d,
+            article: rules.ending_article(Ending::InsufficientMaterial),
+        });
+    }
+    game_over
+}
+
+/// The written move read (as written, or as a plain slip with a note) and
+/// played on a copy. After the game ended no move is legal: the claim then
+/// fails on that ground, not on the written move (`Ok(None)`).
+fn read_written<G: Game>(
+    replay: &Replay<G>,
+    p: usize,
+    pos: &G::Position,
+    text: &str,
+    ended: bool,
+    notes: &mut Vec<String>,
+) -> Result<Option<Written<G>>, crate::game::MoveError> {
+    let parsed = G::parse_written(pos, text).or_else(|e| match G::written_slip(pos, text) {
+        Some((m, note)) => {
+            notes.push(note);
+            Ok(m)
+        }
+        None => Err(e),
+    });
+    match parsed {
+        Ok(mv) => {
+            let mut next = pos.clone();
+            let hash = G::play(&mut next, &mv, replay.hashes[p]);
+            Ok(Some(Written { mv, next, hash }))
+        }
+        Err(_) if ended => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The move count at the claim point, and with the written move when it
+/// does not restart the count.
+fn count_evidence<G: Game>(
+    rules: &Rulebook,
+    p: usize,
+    pos: &G::Position,
+    written: Option<&Written<G>>,
+) -> CountEvidence {
+    let clock = G::count_clock(pos);
+    let from_start = clock.saturating_sub(p as u32);
+    CountEvidence {
+        plies: clock,
+        from_start_position: from_start,
+        since_ply: p - (clock - from_start) as usize,
+        with_written_move: written
+            .filter(|w| !G::resets_count(pos, &w.mv))
+            .map(|_| clock + 1),
+        needed: rules.count_plies,
+    }
+}
+
+/// The rules met: repetition on the board / with the written move, the
+/// move count on the board / with the written move (`wants`: repetition,
+/// count, as claimed).
+fn grounds_of(
+    rules: &Rulebook,
+    wants: (bool, bool),
+    p: usize,
+    repetitions: &[usize],
+    repetitions_written: &[usize],
+    count: &CountEvidence,
+) -> Vec<Ground> {
+    let mut grounds = Vec::new();
+    let ground = |rule, article, plies, form| Ground {
+        rule,
+        article,
+        plies,
+        form,
+    };
+    let (rep, cnt) = wants;
+    if rep && repetitions.len() >= REPETITIONS {
+        let article = rules.repetition.board;
+        grounds.push(ground(
+            rules.repetition_rule,
+            article,
+            repetitions.to_vec(),
+            Form::OnTheBoard,
+        ));
+    }
+    if let (true, Some(article)) = (
+        rep && repetitions_written.len() >= REPETITIONS,
+        rules.repetition.written,
+    ) {
+        let plies = repetitions_written.to_vec();
+        grounds.push(ground(
+            rules.repetition_rule,
+            article,
+            plies,
+            Form::WrittenMove,
+        ));
+    }
+    if cnt && count.plies >= rules.count_plies {
+        let plies = vec![count.since_ply, p];
+        grounds.push(ground(
+            rules.count_rule,
+            rules.count.board,
+            plies,
+            Form::OnTheBoard,
+        ));
+    }
+    if let (true, Some(article), Some(n)) = (cnt, rules.count.written, count.with_written_move)
+        && n >= rules.count_plies
+    {
+        let plies = vec![count.since_ply, p + 1];
+        grounds.push(ground(rules.count_rule, article, plies, Form::WrittenMove));
+    }
+    grounds
+}
+
+/// Why no rule claimed is met: what each one counted against what it
+/// needs.
+fn shortfalls(
+    rules: &Rulebook,
+    wants: (bool, bool),
+    on_board: usize,
+    with_written: Option<usize>,
+    count: &CountEvidence,
+) -> Vec<Reason> {
+    let mut reasons = Vec::new();
+    if wants.0 {
+        reasons.push(Reason::TooFewRepetitions {
+            on_board,
+            with_written,
+            needed: REPETITIONS,
+        });
+    }
+    if wants.1 {
+        reasons.push(Reason::CountShort {
+            plies: count.with_written_move.unwrap_or(count.plies),
+            with_written: count.with_written_move.is_some(),
+            needed: rules.count_words,
+        });
+    }
+    reasons
 }
 
 fn near_misses<G: Game>(

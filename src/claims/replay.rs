@@ -1,5 +1,6 @@
 //! Replaying a record: every position of the game with its hash.
 
+use crate::game::board::Board;
 use crate::game::{Game, MoveError, Side};
 use crate::record::MoveToken;
 
@@ -162,4 +163,60 @@ impl<G: Game> Replay<G> {
             .filter(|&q| self.hashes[q] == hash && self.position(q) == *pos)
             .collect()
     }
+}
+
+/// The boards of a record at the given plies (`None` where the record
+/// cannot be replayed that far: an illegal move before it, a bad start
+/// position). For scan reports: only games with findings are replayed.
+pub fn record_boards(
+    record: &crate::record::GameRecord<'_>,
+    forced: Option<crate::game::GameType>,
+    column_rules: crate::game::column_draughts::Rules,
+    plies: &[usize],
+) -> Vec<Option<Board>> {
+    let work = BoardsAt { record, plies };
+    crate::game::dispatch_record(record, forced, column_rules, work)
+        .unwrap_or_else(|_| vec![None; plies.len()])
+}
+
+/// [`record_boards`] for one game.
+struct BoardsAt<'a, 'r> {
+    record: &'a crate::record::GameRecord<'r>,
+    plies: &'a [usize],
+}
+
+impl crate::game::WithGame for BoardsAt<'_, '_> {
+    type Output = Vec<Option<Board>>;
+    fn with<G: Game>(self, variant: G::Variant) -> Vec<Option<Board>> {
+        boards_of::<G>(self.record, variant, self.plies)
+    }
+}
+
+fn boards_of<G: Game>(
+    record: &crate::record::GameRecord<'_>,
+    variant: G::Variant,
+    plies: &[usize],
+) -> Vec<Option<Board>> {
+    let mut out = vec![None; plies.len()];
+    let Ok((mut pos, _)) = G::start_position(record, variant) else {
+        return out;
+    };
+    let last = plies.iter().copied().max().unwrap_or(0);
+    for p in 0..=last {
+        for (i, &q) in plies.iter().enumerate() {
+            if q == p {
+                out[i] = Some(G::board(&pos));
+            }
+        }
+        let Some(tok) = record.moves.get(p) else {
+            break;
+        };
+        match G::parse_recorded(&pos, tok.text) {
+            Ok(m) => {
+                G::play(&mut pos, &m, 0);
+            }
+            Err(_) => break,
+        }
+    }
+    out
 }

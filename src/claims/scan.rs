@@ -9,11 +9,12 @@
 
 use serde::Serialize;
 
-use crate::game::{Ending, Game, MoveError, Search, Side, Win};
+use crate::game::{Ending, Game, MoveError, Search, Side};
 use crate::laws::{Edition, Rulebook};
 use crate::record::GameRecord;
 
 mod history;
+mod result;
 mod stages;
 
 use stages::{Ply, Scan};
@@ -40,6 +41,10 @@ pub enum Kind {
     ResultMismatch,
     MovesAfterEnd,
     EarlyDrawAgreement,
+    /// `--min-draw-moves`: a draw recorded with no moves (a forfeit, a
+    /// pairing, moves never entered): not an early agreement, since
+    /// nothing shows when it was agreed; a warning, for the scoresheet.
+    NoMovesRecorded,
 }
 
 impl Kind {
@@ -62,13 +67,16 @@ impl Kind {
             Kind::ResultMismatch => "result-mismatch",
             Kind::MovesAfterEnd => "moves-after-end",
             Kind::EarlyDrawAgreement => "early-draw-agreement",
+            Kind::NoMovesRecorded => "no-moves-recorded",
         }
     }
 
     pub fn severity(self) -> Severity {
         match self {
             Kind::ResultMismatch | Kind::IllegalMove | Kind::ParseError => Severity::Error,
-            Kind::EarlyDrawAgreement | Kind::MovesAfterEnd => Severity::Warning,
+            Kind::EarlyDrawAgreement | Kind::MovesAfterEnd | Kind::NoMovesRecorded => {
+                Severity::Warning
+            }
             _ => Severity::Info,
         }
     }
@@ -162,42 +170,35 @@ fn win_for(side: Side) -> &'static str {
     }
 }
 
-/// Normalises a recorded result ("2-0" → "1-0" and so on); `None` for
-/// anything that is not a result.
-fn normal_result(r: &str) -> Option<&'static str> {
-    match r.trim() {
-        "1-0" | "2-0" => Some("1-0"),
-        "0-1" | "0-2" => Some("0-1"),
-        "1/2-1/2" | "1-1" | "½-½" => Some("1/2-1/2"),
-        "*" => Some("*"),
-        _ => None,
-    }
-}
-
 /// Scans one record of either game: chess under the FIDE edition chosen,
 /// column draughts under its rulebook.
 pub fn scan_record(record: &GameRecord<'_>, opts: &ScanOptions) -> Vec<Finding> {
-    use crate::game::{GameType, chess::ChessGame, column_draughts::ColumnDraughts};
-    match crate::game::detect(record, opts.game_type) {
-        Err((offset, message)) => vec![error(Kind::ParseError, 0, offset, message)],
-        Ok(GameType::Chess) => {
-            scan_game::<ChessGame>(record, &rulebook_for(record, opts.rules), opts, ())
-        }
-        Ok(GameType::ColumnDraughts) => scan_game::<ColumnDraughts>(
-            record,
-            &Rulebook::column_draughts(),
-            opts,
-            opts.column_rules,
-        ),
+    let work = ScanWith { record, opts };
+    crate::game::dispatch_record(record, opts.game_type, opts.column_rules, work)
+        .unwrap_or_else(|(offset, message)| vec![error(Kind::ParseError, 0, offset, message)])
+}
+
+/// One record, scanned by the engine of its game.
+struct ScanWith<'a, 'r> {
+    record: &'a GameRecord<'r>,
+    opts: &'a ScanOptions,
+}
+
+impl crate::game::WithGame for ScanWith<'_, '_> {
+    type Output = Vec<Finding>;
+    fn with<G: Game>(self, variant: G::Variant) -> Vec<Finding> {
+        let rules = rulebook_of::<G>(self.record, self.opts.rules);
+        scan_game::<G>(self.record, &rules, self.opts, variant)
     }
 }
 
-/// The rulebook for a chess record under the scan's choice.
-pub fn rulebook_for(record: &GameRecord<'_>, choice: RulesChoice) -> Rulebook {
-    match choice {
-        RulesChoice::Fixed(e) => Rulebook::fide(e),
-        RulesChoice::Auto => Rulebook::fide(Edition::for_date(record.tag("Date")).0),
-    }
+/// The rulebook for a record of `G` under the scan's choice.
+pub fn rulebook_of<G: Game>(record: &GameRecord<'_>, choice: RulesChoice) -> Rulebook {
+    let edition = match choice {
+        RulesChoice::Fixed(e) => Some(e),
+        RulesChoice::Auto => None,
+    };
+    Rulebook::for_game(G::TYPE, edition, record.tag("Date")).0
 }
 
 /// Scans one game. A game that cannot be replayed gives only its error: no
@@ -248,7 +249,7 @@ pub fn scan_game<G: Game>(
         claimable_at_end,
         ..
     } = scan;
-    check_result::<G>(
+    result::check_result::<G>(
         record,
         rules,
         opts,
@@ -379,181 +380,69 @@ fn error(kind: Kind, ply: usize, offset: usize, message: String) -> Finding {
     info(kind, ply, offset, None, None, message)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_result<G: Game>(
-    record: &GameRecord<'_>,
-    rules: &Rulebook,
-    opts: &ScanOptions,
-    n: usize,
-    final_pos: &G::Position,
-    end: Option<End>,
-    claimable_at_end: bool,
-    out: &mut Vec<Finding>,
-) {
-    let end_offset = record
-        .result
-        .map(|r| r.offset)
-        .or_else(|| record.moves.last().map(|m| m.offset))
-        .unwrap_or(record.offset);
-    let tag = record
-        .tag("Result")
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
-    let marker = record.result.map(|r| r.text);
-    if let (Some(t), Some(m)) = (tag, marker)
-        && normal_result(t) != normal_result(m)
-    {
-        out.push(mismatch(
-            n,
-            end_offset,
-            t,
-            m,
-            format!("the Result tag says {t} but the movetext ends with {m}"),
-        ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Encoding, Reader};
+
+    fn scan(pgn: &str, min_draw_moves: Option<u32>) -> Vec<(Kind, String)> {
+        let mut reader = Reader::new(pgn.as_bytes(), Encoding::Utf8);
+        let opts = ScanOptions {
+            min_draw_moves,
+            ..ScanOptions::default()
+        };
+        match reader.next_game() {
+            Some(Ok(record)) => scan_record(&record, &opts)
+                .into_iter()
+                .map(|f| (f.kind, f.message))
+                .collect(),
+            other => panic!("the test record does not read: {other:?}"),
+        }
     }
-    let recorded = tag.or(marker);
-    let Some(recorded_norm) = recorded.and_then(normal_result) else {
-        return;
-    };
-    let recorded = recorded.unwrap_or("*");
-    if end.is_none() {
-        unwinnable_loss::<G>(
-            record,
-            rules,
-            opts,
-            n,
-            final_pos,
-            recorded,
-            recorded_norm,
-            end_offset,
-            out,
+
+    #[test]
+    fn a_result_with_no_moves_is_no_early_agreement() {
+        // TWIC game 64: only `1/2-1/2`.
+        let got = scan("[White \"a\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n", Some(20));
+        assert_eq!(
+            got,
+            vec![(
+                Kind::NoMovesRecorded,
+                "the record has a result (1/2-1/2) but no moves: whether the draw was agreed before move 20 (9.1.1) cannot be told from it".to_owned()
+            )]
+        );
+        assert_eq!(Kind::NoMovesRecorded.name(), "no-moves-recorded");
+        assert_eq!(Kind::NoMovesRecorded.severity(), Severity::Warning);
+        // Without --min-draw-moves a result alone is no finding.
+        assert_eq!(scan("[White \"a\"]\n\n1/2-1/2\n", None), vec![]);
+    }
+
+    #[test]
+    fn an_unfinished_record_with_no_moves_has_no_finding() {
+        assert_eq!(scan("[White \"a\"]\n\n*\n", Some(20)), vec![]);
+    }
+
+    #[test]
+    fn an_early_agreement_counts_its_moves_in_words() {
+        let got = scan("[White \"a\"]\n\n1. e4 e5 1/2-1/2\n", Some(20));
+        assert_eq!(
+            got,
+            vec![(
+                Kind::EarlyDrawAgreement,
+                "drawn after 1 move, before move 20, with no claimable ground (9.1.1)".to_owned()
+            )]
         );
     }
-    if let Some(e) = end {
-        let how = e.kind.name().replace('-', " ");
-        if e.ply < n {
-            let after = format!(
-                "{} move(s) recorded after the game ended at ply {} by {how}",
-                n - e.ply,
-                e.ply
-            );
-            if recorded_norm == e.result || recorded_norm == "*" {
-                // The result stands; only the record goes on (a common
-                // scoresheet habit): a warning at the first extra move.
-                out.push(Finding {
-                    recorded: Some(recorded.to_owned()),
-                    expected: Some(e.result.to_owned()),
-                    ..info(
-                        Kind::MovesAfterEnd,
-                        e.ply,
-                        record.moves[e.ply].offset,
-                        None,
-                        None,
-                        format!("{after}; the recorded result {recorded} is the one the Laws give"),
-                    )
-                });
-            } else {
-                out.push(mismatch(
-                    e.ply,
-                    end_offset,
-                    recorded,
-                    e.result,
-                    format!(
-                        "{after}; recorded {recorded}, but the Laws give {}",
-                        e.result
-                    ),
-                ));
-            }
-        } else if recorded_norm != "*" && recorded_norm != e.result {
-            out.push(mismatch(
-                e.ply,
-                end_offset,
-                recorded,
-                e.result,
-                format!(
-                    "recorded {recorded}, but the game ended by {how}: {}",
-                    e.result
-                ),
-            ));
-        }
-        return;
-    }
-    if let Some(min) = opts.min_draw_moves
-        && recorded_norm == "1/2-1/2"
-        && !claimable_at_end
-    {
-        let number = G::move_number(final_pos);
-        let completed = if G::side_to_move(final_pos) == Side::White {
-            number.saturating_sub(1)
-        } else {
-            number
-        };
-        if completed < min {
-            out.push(Finding {
-                recorded: Some(recorded.to_owned()),
-                ..info(
-                    Kind::EarlyDrawAgreement,
-                    n,
-                    end_offset,
-                    None,
-                    None,
-                    format!("drawn after {completed} move(s), before move {min}, with no claimable ground (9.1.1)"),
-                )
-            });
-        }
-    }
-}
 
-/// Article 6.9 (and, from 2023, 5.1.2): a game lost on time (or by
-/// resignation) is drawn when the winner could not have checkmated by any
-/// sequence of legal moves. Read from the `Termination` tag.
-#[allow(clippy::too_many_arguments)]
-fn unwinnable_loss<G: Game>(
-    record: &GameRecord<'_>,
-    rules: &Rulebook,
-    opts: &ScanOptions,
-    n: usize,
-    final_pos: &G::Position,
-    recorded: &str,
-    recorded_norm: &str,
-    offset: usize,
-    out: &mut Vec<Finding>,
-) {
-    let winner = match recorded_norm {
-        "1-0" => Side::White,
-        "0-1" => Side::Black,
-        _ => return,
-    };
-    let term = record.tag("Termination").unwrap_or("").to_ascii_lowercase();
-    let (kind, how, article) = if term.contains("time") {
-        (Kind::UnwinnableFlagFall, "on time", "6.9")
-    } else if term.contains("resign") && rules.edition.is_some_and(|e| e >= Edition::Fide2023) {
-        (Kind::UnwinnableResignation, "by resignation", "5.1.2")
-    } else {
-        return;
-    };
-    if G::can_mate(final_pos, winner, opts.dead_search) != Win::No {
-        return;
+    #[test]
+    fn moves_after_the_end_are_counted_in_words() {
+        // Insufficient material from the start, then one more move.
+        let pgn = "[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/4K2N w - - 0 1\"]\n\n1. Kd1 1/2-1/2\n";
+        let got = scan(pgn, None);
+        assert!(
+            got.iter().any(|(k, m)| *k == Kind::MovesAfterEnd
+                && m.starts_with("1 move recorded after the game ended at ply 0")),
+            "{got:?}"
+        );
     }
-    out.push(info(
-        kind,
-        n,
-        offset,
-        Some(winner),
-        None,
-        format!(
-            "won {how} by {}, who could not checkmate by any sequence of legal moves: the game is drawn ({article})",
-            winner.title()
-        ),
-    ));
-    out.push(mismatch(
-        n,
-        offset,
-        recorded,
-        "1/2-1/2",
-        format!(
-            "recorded {recorded} (won {how}), but {} could not checkmate: a draw ({article})",
-            winner.title()
-        ),
-    ));
 }

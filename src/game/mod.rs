@@ -73,6 +73,41 @@ pub fn detect(
     Ok(GameType::Chess)
 }
 
+/// Work written once over [`Game`] and run for the game a record is of:
+/// the one place where a [`GameType`] becomes a typed engine (claims,
+/// scans, position checks, the watch view and the scan's diagrams all go
+/// through [`dispatch`]). A trait, not a closure: Rust closures cannot be
+/// generic over the game.
+pub trait WithGame {
+    type Output;
+    /// Runs with the game `G` and its rules of play (`variant`: column
+    /// draughts' re-jump reading; `()` for chess).
+    fn with<G: Game>(self, variant: G::Variant) -> Self::Output;
+}
+
+/// Runs `work` with the typed engine of `game`.
+pub fn dispatch<W: WithGame>(
+    game: GameType,
+    column_rules: column_draughts::Rules,
+    work: W,
+) -> W::Output {
+    match game {
+        GameType::Chess => work.with::<chess::ChessGame>(()),
+        GameType::ColumnDraughts => work.with::<column_draughts::ColumnDraughts>(column_rules),
+    }
+}
+
+/// Runs `work` with the engine of the game `record` is of ([`detect`]:
+/// `forced`, else its tags); the error of a record naming another game.
+pub fn dispatch_record<W: WithGame>(
+    record: &crate::record::GameRecord<'_>,
+    forced: Option<GameType>,
+    column_rules: column_draughts::Rules,
+    work: W,
+) -> Result<W::Output, (usize, String)> {
+    Ok(dispatch(detect(record, forced)?, column_rules, work))
+}
+
 /// The two sides. White moves first in both games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -333,6 +368,10 @@ pub trait Game {
     fn diagram(pos: &Self::Position) -> String;
     /// The position for a drawn diagram: squares with piece stacks.
     fn board(pos: &Self::Position) -> board::Board;
+    /// A position from the game's FEN (chess: standard or Chess960, within
+    /// what the dead-position analyser takes; column draughts: the tower
+    /// FEN), for `check-position`.
+    fn from_fen(fen: &str, variant: Self::Variant) -> Result<Self::Position, String>;
     /// For positions with the same arrangement of pieces that are still not
     /// the same position: why. `None` if the arrangements differ or the
     /// positions are equal.

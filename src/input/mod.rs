@@ -191,7 +191,10 @@ pub fn select_from<R: Read>(
         (Some(k), n, _) => Err(Diagnostic::new(
             &name,
             None,
-            format!("--game {k}: the file has {n} game(s)"),
+            format!(
+                "--game {k}: the file has {n} game{}",
+                if n == 1 { "" } else { "s" }
+            ),
         )),
         (None, n, _) => {
             if n > LISTED {

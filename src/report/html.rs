@@ -86,7 +86,7 @@ fn verdict(r: &ClaimReport, s: &mut String) {
         );
     }
     if let Some(first) = v.reasons.first() {
-        let _ = write!(s, "<p>{}</p>", esc(&capital(first)));
+        let _ = write!(s, "<p>{}</p>", esc(&capital(&first.to_string())));
     }
     let _ = writeln!(
         s,
@@ -242,7 +242,7 @@ fn grounds(r: &ClaimReport, s: &mut String) {
     if v.reasons.len() > 1 {
         s.push_str("<h2>Why the claim fails</h2><ul>");
         for reason in &v.reasons {
-            let _ = write!(s, "<li>{}</li>", esc(reason));
+            let _ = write!(s, "<li>{}</li>", esc(&reason.to_string()));
         }
         s.push_str("</ul>\n");
     }

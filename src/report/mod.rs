@@ -17,6 +17,7 @@ pub mod position;
 pub mod scan;
 pub mod svg;
 pub mod text;
+pub mod words;
 
 use std::collections::BTreeMap;
 
@@ -69,7 +70,7 @@ impl ClaimReport {
     pub fn new<G: Game>(
         file: &str,
         game: usize,
-        rules: &'static str,
+        rules: &crate::laws::Rulebook,
         tags: (String, String, Option<String>, Option<String>),
         replay: &Replay<G>,
         verdict: Verdict,
@@ -118,7 +119,7 @@ impl ClaimReport {
             file: file.to_owned(),
             game,
             game_type: G::TYPE,
-            rules,
+            rules: rules.name,
             players: (tags.0, tags.1),
             event: tags.2,
             round: tags.3,
@@ -131,13 +132,7 @@ impl ClaimReport {
             verdict,
             notes,
             encoding: "utf-8",
-            unverifiable: match G::TYPE {
-                GameType::Chess => vec![
-                    "whether the claimant touched a piece before claiming (9.4)",
-                    "the clocks (a claim must be made with time left)",
-                ],
-                GameType::ColumnDraughts => vec!["the clocks (1.13.2, note d)"],
-            },
+            unverifiable: rules.not_checkable.to_vec(),
             explain: false,
         }
     }

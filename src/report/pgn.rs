@@ -141,7 +141,11 @@ pub fn claim_annotation(r: &ClaimReport) -> Annotation {
         let mut parts = vec![format!(
             "claim by {by} not valid ({}): {}",
             r.rules,
-            v.reasons.join("; ")
+            v.reasons
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
         )];
         parts.extend(
             v.penalty

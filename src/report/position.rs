@@ -14,10 +14,10 @@ pub fn text(c: &PositionCheck) -> String {
         (None, Some(true)) => format!(
             "Dead: no sequence of legal moves leads to {}, for either side ({}).\n",
             c.game_type.win_words().2,
-            match c.game_type {
-                crate::game::GameType::Chess => "5.2.2",
-                crate::game::GameType::ColumnDraughts => "1.11",
-            }
+            // No game, no date: the newest edition's article.
+            crate::laws::Rulebook::for_game(c.game_type, None, None)
+                .0
+                .ending_article(crate::game::Ending::InsufficientMaterial)
         ),
         (None, Some(false)) => "Not dead.\n".to_owned(),
         (None, None) => "Dead or not: undetermined (nothing is assumed).\n".to_owned(),

@@ -28,188 +28,24 @@ pub fn rule_words(rule: &str) -> &str {
     }
 }
 
-/// Renders the claim report.
+/// Renders the claim report: the heading, then (unless the claim was no
+/// claim at all) how the game ended, the grounds or why not, the evidence,
+/// the dead-position check and what follows; the position and notes last.
 pub fn claim(r: &ClaimReport) -> String {
     let v = &r.verdict;
     let mut s = String::new();
-    let verdict = if v.valid { "VALID" } else { "NOT VALID" };
-    let rules: Vec<String> = v
-        .grounds
-        .iter()
-        .map(|g| format!("{} ({})", rule_words(g.rule), g.article))
-        .collect();
-    let _ = writeln!(
-        s,
-        "Claim {verdict}{} — rules {}",
-        if rules.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", rules.join("; "))
-        },
-        r.rules
-    );
-    let _ = writeln!(
-        s,
-        "Game {} of {}: {} – {}{}{}",
-        r.game,
-        r.file,
-        r.players.0,
-        r.players.1,
-        r.event
-            .as_deref()
-            .map(|e| format!(", {e}"))
-            .unwrap_or_default(),
-        r.round
-            .as_deref()
-            .map(|x| format!(", round {x}"))
-            .unwrap_or_default()
-    );
-    let point = if v.ply == 0 {
-        "at the start position".to_owned()
-    } else {
-        r.after(v.ply)
-    };
-    let _ = write!(
-        s,
-        "Claim {point} (ply {}): {} has the move",
-        v.ply,
-        v.claimant.title()
-    );
-    if let Some(by) = v.claimed_by {
-        let _ = write!(s, "; claim made by {}", by.title());
-    }
-    match (&r.written_label, &v.written_move) {
-        (Some(w), _) => {
-            let _ = writeln!(s, "; written move {w}.");
-        }
-        (None, Some(w)) if v.wrong_side() => {
-            let _ = writeln!(s, " (written: {w}).");
-        }
-        _ => {
-            let _ = writeln!(s, "; no move written.");
-        }
-    }
+    heading(r, &mut s);
     if v.wrong_side() {
         // Only what applies: no claim was made, so no evidence, no penalty.
-        let _ = writeln!(s, "\nWhy not:");
-        for reason in &v.reasons {
-            let _ = writeln!(s, "  - {reason}");
-        }
+        why_not(r, &mut s);
         position_and_notes(r, &mut s);
         return s;
     }
-
-    if let Some(over) = &v.game_over {
-        let how = match over.reason {
-            GameOverReason::Checkmate => "checkmate".to_owned(),
-            GameOverReason::Stalemate => "stalemate".to_owned(),
-            GameOverReason::DeadPosition if r.game_type != crate::game::GameType::Chess => format!(
-                "a dead position (no sequence of legal moves can lead to {}: a win is impossible for both sides)",
-                r.game_type.win_words().2
-            ),
-            other => other.name().to_owned(),
-        };
-        let _ = writeln!(
-            s,
-            "\nThe game had already ended {} (ply {}): {how}, article {}.",
-            r.after(over.ply),
-            over.ply,
-            over.article
-        );
-    }
-
-    if !v.grounds.is_empty() {
-        let _ = writeln!(s, "\nGrounds:");
-        for g in &v.grounds {
-            let form = match g.form {
-                Form::OnTheBoard => "on the board",
-                Form::WrittenMove => "with the written move",
-            };
-            if g.rule == "threefold-repetition" {
-                let _ = writeln!(
-                    s,
-                    "  {} {} {form}: the position stood {}.",
-                    g.article,
-                    rule_words(g.rule),
-                    join_labels(r, &g.plies)
-                );
-            } else {
-                let c = &v.count;
-                let n = if g.form == Form::WrittenMove {
-                    c.with_written_move.unwrap_or(c.plies)
-                } else {
-                    c.plies
-                };
-                let _ = writeln!(
-                    s,
-                    "  {} {} {form}: {} plies ({} moves by each player) since {}.",
-                    g.article,
-                    rule_words(g.rule),
-                    n,
-                    n / 2,
-                    count_since(r)
-                );
-            }
-        }
-    }
-    if !v.reasons.is_empty() {
-        let _ = writeln!(s, "\nWhy not:");
-        for reason in &v.reasons {
-            let _ = writeln!(s, "  - {reason}");
-        }
-    }
-
-    // Evidence, valid or not.
+    game_over(r, &mut s);
+    grounds(r, &mut s);
+    why_not(r, &mut s);
     if v.game_over.is_none() {
-        let _ = writeln!(s, "\nEvidence:");
-        let _ = writeln!(
-            s,
-            "  The position on the board stood {}.",
-            join_labels(r, &v.repetitions)
-        );
-        if !v.repetitions_written.is_empty() {
-            let _ = writeln!(
-                s,
-                "  The position after the written move would stand {}.",
-                join_labels(r, &v.repetitions_written)
-            );
-        }
-        let c = &v.count;
-        let _ = writeln!(
-            s,
-            "  Move count: {} plies since {} ({} needed){}.",
-            c.plies,
-            count_since(r),
-            c.needed,
-            match c.with_written_move {
-                Some(n) => format!("; {n} with the written move"),
-                None if v.written_move.is_some() =>
-                    "; the written move restarts the count".to_owned(),
-                None => String::new(),
-            }
-        );
-        if !v.near_misses.is_empty() {
-            let _ = writeln!(
-                s,
-                "  Same placement but not the same position (not counted):"
-            );
-            for n in v.near_misses.iter().take(12) {
-                let of = match n.of {
-                    Form::OnTheBoard => "the claimed position",
-                    Form::WrittenMove => "the position after the written move",
-                };
-                let _ = writeln!(
-                    s,
-                    "    {} (ply {}), like {of}: {}",
-                    r.after(n.ply),
-                    n.ply,
-                    n.reason
-                );
-            }
-            if v.near_misses.len() > 12 {
-                let _ = writeln!(s, "    ... and {} more", v.near_misses.len() - 12);
-            }
-        }
+        evidence(r, &mut s);
     }
     if let Some(e) = v.written_ending {
         let _ = writeln!(
@@ -224,6 +60,178 @@ pub fn claim(r: &ClaimReport) -> String {
     }
     position_and_notes(r, &mut s);
     s
+}
+
+/// The verdict with its rules, the game, and the claim point.
+fn heading(r: &ClaimReport, s: &mut String) {
+    let v = &r.verdict;
+    let verdict = if v.valid { "VALID" } else { "NOT VALID" };
+    let rules: Vec<String> = v
+        .grounds
+        .iter()
+        .map(|g| format!("{} ({})", rule_words(g.rule), g.article))
+        .collect();
+    let rules = match rules.is_empty() {
+        true => String::new(),
+        false => format!(": {}", rules.join("; ")),
+    };
+    let _ = writeln!(s, "Claim {verdict}{rules} — rules {}", r.rules);
+    let event = r.event.as_deref().map(|e| format!(", {e}"));
+    let round = r.round.as_deref().map(|x| format!(", round {x}"));
+    let _ = writeln!(
+        s,
+        "Game {} of {}: {} – {}{}{}",
+        r.game,
+        r.file,
+        r.players.0,
+        r.players.1,
+        event.unwrap_or_default(),
+        round.unwrap_or_default()
+    );
+    let point = match v.ply {
+        0 => "at the start position".to_owned(),
+        p => r.after(p),
+    };
+    let _ = write!(
+        s,
+        "Claim {point} (ply {}): {} has the move",
+        v.ply,
+        v.claimant.title()
+    );
+    if let Some(by) = v.claimed_by {
+        let _ = write!(s, "; claim made by {}", by.title());
+    }
+    let _ = match (&r.written_label, &v.written_move) {
+        (Some(w), _) => writeln!(s, "; written move {w}."),
+        (None, Some(w)) if v.wrong_side() => writeln!(s, " (written: {w})."),
+        _ => writeln!(s, "; no move written."),
+    };
+}
+
+/// Where and how the game had ended before the claim point.
+fn game_over(r: &ClaimReport, s: &mut String) {
+    let Some(over) = &r.verdict.game_over else {
+        return;
+    };
+    let how = match over.reason {
+        GameOverReason::Checkmate => "checkmate".to_owned(),
+        GameOverReason::Stalemate => "stalemate".to_owned(),
+        GameOverReason::DeadPosition if r.game_type != crate::game::GameType::Chess => format!(
+            "a dead position (no sequence of legal moves can lead to {}: a win is impossible for both sides)",
+            r.game_type.win_words().2
+        ),
+        other => other.name().to_owned(),
+    };
+    let _ = writeln!(
+        s,
+        "\nThe game had already ended {} (ply {}): {how}, article {}.",
+        r.after(over.ply),
+        over.ply,
+        over.article
+    );
+}
+
+/// Each rule met, with the plies that meet it.
+fn grounds(r: &ClaimReport, s: &mut String) {
+    let v = &r.verdict;
+    if v.grounds.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\nGrounds:");
+    for g in &v.grounds {
+        let form = match g.form {
+            Form::OnTheBoard => "on the board",
+            Form::WrittenMove => "with the written move",
+        };
+        let (article, rule) = (g.article, rule_words(g.rule));
+        if g.rule == "threefold-repetition" {
+            let stood = join_labels(r, &g.plies);
+            let _ = writeln!(s, "  {article} {rule} {form}: the position stood {stood}.");
+            continue;
+        }
+        let c = &v.count;
+        let n = match g.form {
+            Form::WrittenMove => c.with_written_move.unwrap_or(c.plies),
+            Form::OnTheBoard => c.plies,
+        };
+        let _ = writeln!(
+            s,
+            "  {article} {rule} {form}: {n} plies ({} moves by each player) since {}.",
+            n / 2,
+            count_since(r)
+        );
+    }
+}
+
+/// Why the claim fails, one reason a line.
+fn why_not(r: &ClaimReport, s: &mut String) {
+    if r.verdict.reasons.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\nWhy not:");
+    for reason in &r.verdict.reasons {
+        let _ = writeln!(s, "  - {reason}");
+    }
+}
+
+/// The occurrences, the move count and the near misses, valid or not.
+fn evidence(r: &ClaimReport, s: &mut String) {
+    let v = &r.verdict;
+    let _ = writeln!(s, "\nEvidence:");
+    let _ = writeln!(
+        s,
+        "  The position on the board stood {}.",
+        join_labels(r, &v.repetitions)
+    );
+    if !v.repetitions_written.is_empty() {
+        let _ = writeln!(
+            s,
+            "  The position after the written move would stand {}.",
+            join_labels(r, &v.repetitions_written)
+        );
+    }
+    let c = &v.count;
+    let written = match c.with_written_move {
+        Some(n) => format!("; {n} with the written move"),
+        None if v.written_move.is_some() => "; the written move restarts the count".to_owned(),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        s,
+        "  Move count: {} since {} ({} needed){written}.",
+        crate::claims::words::plies(c.plies),
+        count_since(r),
+        c.needed,
+    );
+    near_misses(r, s);
+}
+
+/// Positions with the same placement that do not count, twelve at most.
+fn near_misses(r: &ClaimReport, s: &mut String) {
+    let misses = &r.verdict.near_misses;
+    if misses.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "  Same placement but not the same position (not counted):"
+    );
+    for n in misses.iter().take(12) {
+        let of = match n.of {
+            Form::OnTheBoard => "the claimed position",
+            Form::WrittenMove => "the position after the written move",
+        };
+        let _ = writeln!(
+            s,
+            "    {} (ply {}), like {of}: {}",
+            r.after(n.ply),
+            n.ply,
+            n.reason
+        );
+    }
+    if misses.len() > 12 {
+        let _ = writeln!(s, "    ... and {} more", misses.len() - 12);
+    }
 }
 
 /// The claim position's diagram, then the notes.

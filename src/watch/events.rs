@@ -10,10 +10,10 @@
 use std::sync::Arc;
 
 pub use super::schema::{Event, EventKind, GameId};
-use crate::claims::scan::{Kind, ScanOptions, rulebook_for, scan_record};
+use crate::claims::scan::{Kind, ScanOptions, rulebook_of, scan_record};
 use crate::claims::{self, ClaimKind, ClaimRequest, Form, Replay, replay::numbered};
 use crate::diag::{Place, place_of};
-use crate::game::{Game, GameType, chess::ChessGame, column_draughts::ColumnDraughts};
+use crate::game::Game;
 use crate::laws::Rulebook;
 use crate::record::GameRecord;
 
@@ -66,6 +66,22 @@ pub struct Context<'a> {
 /// A board follows at most this many plies (no real game comes near; it
 /// bounds the work an absurd record can cause).
 pub const MAX_PLIES: usize = 4000;
+
+/// One record, followed by the engine of its game.
+struct Follow<'a, 'r> {
+    board: &'a mut Board,
+    record: &'a GameRecord<'r>,
+    cx: &'a Context<'a>,
+    out: &'a mut Vec<Event>,
+}
+
+impl crate::game::WithGame for Follow<'_, '_> {
+    type Output = Result<(), (usize, String)>;
+    fn with<G: Game>(self, variant: G::Variant) -> Self::Output {
+        let rules = rulebook_of::<G>(self.record, self.cx.options.rules);
+        (self.board).follow::<G>(self.record, self.cx, &rules, variant, self.out)
+    }
+}
 
 impl Board {
     pub fn new(id: GameId, occurrence: usize) -> Board {
@@ -154,21 +170,15 @@ impl Board {
             }
             out.push(self.changed(cx.file, same, texts.len(), restart));
         }
-        let kind = crate::game::detect(record, cx.options.game_type);
-        let engine = match kind {
-            Err((offset, message)) => Err((offset, message)),
-            Ok(GameType::Chess) => {
-                let rules = rulebook_for(record, cx.options.rules);
-                self.follow::<ChessGame>(record, cx, &rules, (), &mut out)
-            }
-            Ok(GameType::ColumnDraughts) => self.follow::<ColumnDraughts>(
-                record,
-                cx,
-                &Rulebook::column_draughts(),
-                cx.options.column_rules,
-                &mut out,
-            ),
+        let work = Follow {
+            board: self,
+            record,
+            cx,
+            out: &mut out,
         };
+        let opts = cx.options;
+        let engine = crate::game::dispatch_record(record, opts.game_type, opts.column_rules, work)
+            .and_then(|r| r);
         if let Err((offset, message)) = engine {
             if self.error.as_deref() != Some(message.as_str()) {
                 let mut e = Event::new(

@@ -44,6 +44,13 @@ pub(super) fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
             if ours.is_empty() {
                 return format!("'{text}' is illegal: {who} has no {}", role_name(role));
             }
+            // A square holding one's own piece is closed to every move.
+            if let Some(piece) = pos.board().piece_at(to).filter(|p| p.color == us) {
+                return format!(
+                    "'{text}' is illegal: {to} holds {who}'s own {}",
+                    role_name(piece.role)
+                );
+            }
             // Pieces that could reach the square on an empty-ish board (pseudo-legal).
             let occupied = pos.board().occupied();
             let own = pos.us();
@@ -166,5 +173,39 @@ impl MatchesFrom for San {
             }
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{Game, MoveError, chess::ChessGame};
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    fn refused(fen: &str, text: &str) -> String {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .ok()
+            .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+            .unwrap_or_default();
+        match ChessGame::parse_written(&pos, text) {
+            Err(MoveError::Illegal(m)) => m,
+            other => format!("not refused as illegal: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_square_holding_ones_own_piece_is_the_reason() {
+        // Black's king on g7, Black's knight on g8 (TWIC, game 3, ply 111).
+        let m = refused("6n1/6k1/8/8/8/8/8/4K3 b - - 0 1", "Kg8");
+        assert_eq!(m, "'Kg8' is illegal: g8 holds Black's own knight");
+    }
+
+    #[test]
+    fn a_piece_that_cannot_reach_is_still_said() {
+        let m = refused("6n1/6k1/8/8/8/8/8/4K3 b - - 0 1", "Kg5");
+        assert_eq!(
+            m,
+            "'Kg5' is illegal: no Black king can move to g5 (king on g7)"
+        );
     }
 }

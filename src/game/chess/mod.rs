@@ -21,6 +21,7 @@ use shakmaty::{
     san::{San, SanError, SanPlus},
 };
 
+mod board;
 mod castling960;
 mod explain;
 pub mod hash;
@@ -369,7 +370,11 @@ impl Game for ChessGame {
     }
 
     fn board(pos: &Chess) -> crate::game::board::Board {
-        crate::game::board::chess(pos)
+        board::of(pos)
+    }
+
+    fn from_fen(fen: &str, _: ()) -> Result<Chess, String> {
+        unwinnable::position_for_analysis(fen)
     }
 
     fn diagram(pos: &Chess) -> String {

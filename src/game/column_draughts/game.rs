@@ -6,6 +6,7 @@ use super::position::{full_hash, play_hashed};
 use super::{
     ColumnDraughts, Move, Position, Rules, dead, fen, legal_moves, play, square_at, square_name,
 };
+use crate::game::board::{Board, Figure, Piece};
 use crate::game::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};
 use crate::record::GameRecord;
 
@@ -110,8 +111,12 @@ impl Game for ColumnDraughts {
         fen::write(pos)
     }
 
-    fn board(pos: &Position) -> crate::game::board::Board {
-        crate::game::board::column_draughts(pos)
+    fn board(pos: &Position) -> Board {
+        board(pos)
+    }
+
+    fn from_fen(fen: &str, rules: Rules) -> Result<Position, String> {
+        fen::parse(fen, rules)
     }
 
     fn diagram(pos: &Position) -> String {
@@ -151,4 +156,25 @@ impl Game for ColumnDraughts {
             reason: "the other side was to move".to_owned(),
         })
     }
+}
+
+/// The column-draughts board for diagrams: every tower, top first, on
+/// the dark squares.
+fn board(pos: &Position) -> Board {
+    let mut b = Board::empty(8, 8, pos.turn, true);
+    for (s, tower) in pos.towers.iter().enumerate() {
+        let Ok(sq) = u8::try_from(s) else { continue };
+        let (f, r) = (super::file_of(sq), super::rank_of(sq));
+        if !(0..8).contains(&f) || !(0..8).contains(&r) {
+            continue;
+        }
+        b.squares[r as usize * 8 + f as usize] = tower
+            .pieces()
+            .map(|p| Piece {
+                side: p.side,
+                figure: if p.king { Figure::Crowned } else { Figure::Man },
+            })
+            .collect();
+    }
+    b
 }

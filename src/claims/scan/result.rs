@@ -1,0 +1,233 @@
+//! The recorded result against the Laws: the Result tag against the
+//! movetext's marker, moves recorded after the game ended, a result other
+//! than the ending's, unwinnable losses (6.9, 5.1.2), and with
+//! `--min-draw-moves` draws agreed too early (9.1.1) or recorded with no
+//! moves at all.
+
+use super::{End, Finding, Kind, ScanOptions, info, mismatch};
+use crate::game::{Game, Side, Win};
+use crate::laws::{Edition, Rulebook};
+use crate::record::GameRecord;
+
+/// Normalises a recorded result ("2-0" → "1-0" and so on); `None` for
+/// anything that is not a result.
+fn normal_result(r: &str) -> Option<&'static str> {
+    match r.trim() {
+        "1-0" | "2-0" => Some("1-0"),
+        "0-1" | "0-2" => Some("0-1"),
+        "1/2-1/2" | "1-1" | "½-½" => Some("1/2-1/2"),
+        "*" => Some("*"),
+        _ => None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_result<G: Game>(
+    record: &GameRecord<'_>,
+    rules: &Rulebook,
+    opts: &ScanOptions,
+    n: usize,
+    final_pos: &G::Position,
+    end: Option<End>,
+    claimable_at_end: bool,
+    out: &mut Vec<Finding>,
+) {
+    let end_offset = record
+        .result
+        .map(|r| r.offset)
+        .or_else(|| record.moves.last().map(|m| m.offset))
+        .unwrap_or(record.offset);
+    let tag = record
+        .tag("Result")
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let marker = record.result.map(|r| r.text);
+    if let (Some(t), Some(m)) = (tag, marker)
+        && normal_result(t) != normal_result(m)
+    {
+        out.push(mismatch(
+            n,
+            end_offset,
+            t,
+            m,
+            format!("the Result tag says {t} but the movetext ends with {m}"),
+        ));
+    }
+    let recorded = tag.or(marker);
+    let Some(recorded_norm) = recorded.and_then(normal_result) else {
+        return;
+    };
+    let recorded = recorded.unwrap_or("*");
+    if let Some(e) = end {
+        ended_result(record, n, e, recorded, recorded_norm, end_offset, out);
+        return;
+    }
+    unwinnable_loss::<G>(
+        record,
+        rules,
+        opts,
+        n,
+        final_pos,
+        recorded,
+        recorded_norm,
+        end_offset,
+        out,
+    );
+    if let Some(min) = opts.min_draw_moves
+        && recorded_norm == "1/2-1/2"
+        && !claimable_at_end
+    {
+        if n == 0 {
+            // Nothing was played: no agreement to date, only a result.
+            let message = format!(
+                "the record has a result ({recorded}) but no moves: whether the draw was agreed before move {min} (9.1.1) cannot be told from it"
+            );
+            out.push(Finding {
+                recorded: Some(recorded.to_owned()),
+                ..info(Kind::NoMovesRecorded, 0, end_offset, None, None, message)
+            });
+            return;
+        }
+        early_agreement::<G>(final_pos, min, n, recorded, end_offset, out);
+    }
+}
+
+/// The recorded result of a game that ended by itself at `e`: moves
+/// recorded after the end (a warning when the result is still the one the
+/// Laws give, else a mismatch), or a result other than the ending's.
+fn ended_result(
+    record: &GameRecord<'_>,
+    n: usize,
+    e: End,
+    recorded: &str,
+    recorded_norm: &str,
+    end_offset: usize,
+    out: &mut Vec<Finding>,
+) {
+    let how = e.kind.name().replace('-', " ");
+    if e.ply >= n {
+        if recorded_norm != "*" && recorded_norm != e.result {
+            let message = format!(
+                "recorded {recorded}, but the game ended by {how}: {}",
+                e.result
+            );
+            out.push(mismatch(e.ply, end_offset, recorded, e.result, message));
+        }
+        return;
+    }
+    let after = format!(
+        "{} recorded after the game ended at ply {} by {how}",
+        crate::claims::words::moves(n - e.ply),
+        e.ply
+    );
+    if recorded_norm == e.result || recorded_norm == "*" {
+        // The result stands; only the record goes on (a common scoresheet
+        // habit): a warning at the first extra move.
+        let offset = record.moves.get(e.ply).map_or(end_offset, |m| m.offset);
+        out.push(Finding {
+            recorded: Some(recorded.to_owned()),
+            expected: Some(e.result.to_owned()),
+            ..info(
+                Kind::MovesAfterEnd,
+                e.ply,
+                offset,
+                None,
+                None,
+                format!("{after}; the recorded result {recorded} is the one the Laws give"),
+            )
+        });
+    } else {
+        let message = format!(
+            "{after}; recorded {recorded}, but the Laws give {}",
+            e.result
+        );
+        out.push(mismatch(e.ply, end_offset, recorded, e.result, message));
+    }
+}
+
+/// Article 9.1.1: a draw agreed before move `min` with no claimable
+/// ground at the end.
+fn early_agreement<G: Game>(
+    final_pos: &G::Position,
+    min: u32,
+    n: usize,
+    recorded: &str,
+    end_offset: usize,
+    out: &mut Vec<Finding>,
+) {
+    let number = G::move_number(final_pos);
+    let completed = if G::side_to_move(final_pos) == Side::White {
+        number.saturating_sub(1)
+    } else {
+        number
+    };
+    if completed >= min {
+        return;
+    }
+    let moves = crate::claims::words::moves(completed as usize);
+    out.push(Finding {
+        recorded: Some(recorded.to_owned()),
+        ..info(
+            Kind::EarlyDrawAgreement,
+            n,
+            end_offset,
+            None,
+            None,
+            format!("drawn after {moves}, before move {min}, with no claimable ground (9.1.1)"),
+        )
+    });
+}
+
+/// Article 6.9 (and, from 2023, 5.1.2): a game lost on time (or by
+/// resignation) is drawn when the winner could not have checkmated by any
+/// sequence of legal moves. Read from the `Termination` tag.
+#[allow(clippy::too_many_arguments)]
+fn unwinnable_loss<G: Game>(
+    record: &GameRecord<'_>,
+    rules: &Rulebook,
+    opts: &ScanOptions,
+    n: usize,
+    final_pos: &G::Position,
+    recorded: &str,
+    recorded_norm: &str,
+    offset: usize,
+    out: &mut Vec<Finding>,
+) {
+    let winner = match recorded_norm {
+        "1-0" => Side::White,
+        "0-1" => Side::Black,
+        _ => return,
+    };
+    let term = record.tag("Termination").unwrap_or("").to_ascii_lowercase();
+    let (kind, how, article) = if term.contains("time") {
+        (Kind::UnwinnableFlagFall, "on time", "6.9")
+    } else if term.contains("resign") && rules.edition.is_some_and(|e| e >= Edition::Fide2023) {
+        (Kind::UnwinnableResignation, "by resignation", "5.1.2")
+    } else {
+        return;
+    };
+    if G::can_mate(final_pos, winner, opts.dead_search) != Win::No {
+        return;
+    }
+    out.push(info(
+        kind,
+        n,
+        offset,
+        Some(winner),
+        None,
+        format!(
+            "won {how} by {}, who could not checkmate by any sequence of legal moves: the game is drawn ({article})",
+            winner.title()
+        ),
+    ));
+    out.push(mismatch(
+        n,
+        offset,
+        recorded,
+        "1/2-1/2",
+        format!(
+            "recorded {recorded} (won {how}), but {} could not checkmate: a draw ({article})",
+            winner.title()
+        ),
+    ));
+}
