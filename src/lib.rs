@@ -101,7 +101,8 @@ mod api;
 
 pub use api::{
     ClaimOptions, DeadSearch, Findings, PositionCheck, PositionOptions, ScanItem, ScanSettings,
-    check_position, decide, decide_file, decide_file_pgn, scan_bytes, scan_paths,
+    check_position, decide, decide_file, decide_file_pgn, scan, scan_bytes, scan_paths,
+    scan_range, scan_reader, scan_to,
 };
 pub use claims::scan::{Kind, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
@@ -110,8 +111,8 @@ pub use game::{GameType, Search, Side};
 pub use laws::Edition;
 pub use record::Encoding;
 pub use report::ClaimReport;
-pub use report::scan::FindingLine;
-pub use scan::Summary;
+pub use report::scan::{FindingLine, ScanFormat, printer};
+pub use scan::{ChunkHook, DEBUG_PANIC, Needs, Panicked, Placed, Row, Sink, Source, Summary};
 
 #[doc(hidden)]
 pub mod claims;

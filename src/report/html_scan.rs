@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::page::{esc, page_start};
-use super::scan::{Printer, Row};
+use super::scan::Printer;
+use crate::scan::{Needs, Row};
 use super::svg::{self, Marks};
 use crate::claims::scan::{Kind, Severity};
 use crate::diag::Diagnostic;
@@ -140,8 +141,14 @@ impl Printer for Html {
         out.write_all(s.as_bytes())
     }
 
+    fn needs(&self) -> Needs {
+        Needs {
+            boards: true,
+            chunk: None,
+        }
+    }
+
     fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
-        crate::output::to_stderr(d);
         self.start(out)?;
         self.close_game(out)?;
         let file = match d.place {
