@@ -100,11 +100,11 @@
 mod api;
 
 pub use api::{
-    ClaimOptions, DeadSearch, Findings, PositionCheck, PositionOptions, ScanItem, ScanSettings,
-    check_position, decide, decide_file, decide_file_pgn, scan, scan_bytes, scan_paths,
+    ClaimOptions, DeadSearch, Findings, InputFile, PositionCheck, PositionOptions, ScanItem, ScanSettings,
+    check_position, decide, decide_file, decide_file_pgn, input_files, scan, scan_bytes, scan_paths,
     scan_range, scan_reader, scan_to,
 };
-pub use claims::scan::{Kind, ScanOptions, Severity};
+pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
 pub use diag::{Diagnostic, Place};
 pub use game::{GameType, Search, Side};

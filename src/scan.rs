@@ -41,6 +41,10 @@ pub enum Source {
     /// Files and directories (searched for `.pgn` and `.pdn` files, plain
     /// or compressed); `-` for standard input.
     Paths(Vec<String>),
+    /// One file, read as [`Source::Paths`] reads it (decompressed, or cut
+    /// into segments when plain), but not walked, and with no error when it
+    /// holds no game (a distributed engine's task over a whole file).
+    File(String),
     /// One stream (text in memory, a pipe, a decompressor), named `name`.
     Reader {
         /// The `file` of its findings.
@@ -111,13 +115,19 @@ pub struct Panicked {
     pub message: String,
 }
 
+impl Panicked {
+    /// What happened, without the file: "game N: internal error, ...".
+    pub fn what(&self) -> String {
+        format!(
+            "game {}: internal error, the scan stopped: {} (please report it)",
+            self.game, self.message
+        )
+    }
+}
+
 impl std::fmt::Display for Panicked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: game {}: internal error, the scan stopped: {} (please report it)",
-            self.file, self.game, self.message
-        )
+        write!(f, "{}: {}", self.file, self.what())
     }
 }
 
@@ -315,6 +325,10 @@ fn inputs(source: Source, follow: bool) -> (Vec<Input>, u64) {
                 })
                 .sum();
             (items.into_iter().map(Input::Walked).collect(), total)
+        }
+        Source::File(path) => {
+            let total = std::fs::metadata(&path).map_or(0, |m| m.len());
+            (vec![Input::Walked(Item::File(path))], total)
         }
         Source::Reader { name, reader } => (vec![Input::Reader(name.into(), reader)], 0),
         Source::Range { path, start, end } => (

@@ -73,7 +73,7 @@ pub fn scan_to(source: Source, settings: &ScanSettings, sink: &mut dyn Sink) -> 
 /// The error that ended a scan, as an item: a panic names its file.
 fn ended(e: &io::Error) -> Diagnostic {
     match e.get_ref().and_then(|e| e.downcast_ref::<Panicked>()) {
-        Some(p) => Diagnostic::new(&p.file, None, p.to_string()),
+        Some(p) => Diagnostic::new(&p.file, None, p.what()),
         None => Diagnostic::new("scan", None, e.to_string()),
     }
 }
@@ -235,4 +235,50 @@ pub fn scan_bytes(name: &str, bytes: &[u8], settings: &ScanSettings) -> Findings
     Findings {
         inner: Inner::Ready(items.into_iter(), summary),
     }
+}
+
+/// A file a scan of some paths covers (see [`input_files`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputFile {
+    /// As the scan names it.
+    pub path: String,
+    /// Its size in bytes (compressed, for a compressed file).
+    pub len: u64,
+    /// A regular, uncompressed file: [`scan_range`] can read parts of it.
+    pub plain: bool,
+}
+
+/// The files a scan of `paths` covers, in the scan's order (as
+/// [`scan_paths`] walks them: directories searched for `.pgn` and `.pdn`,
+/// plain or compressed): each file, or the error of a path that cannot
+/// be read. Paths the walk leaves out are not listed (the scan warns).
+pub fn input_files<S: AsRef<str>>(paths: &[S], follow: bool) -> Vec<Result<InputFile, Diagnostic>> {
+    use crate::input::walk::{Item, expand_with};
+    let paths: Vec<String> = paths.iter().map(|p| p.as_ref().to_owned()).collect();
+    let fail = |p: &str, e: &dyn std::fmt::Display| {
+        Diagnostic::new(p, None, format!("cannot read: {e}"))
+    };
+    expand_with(&paths, follow)
+        .into_iter()
+        .filter_map(|item| match item {
+            Item::File(p) => Some(input_file(&p).map_err(|e| fail(&p, &e))),
+            Item::Unreadable(p, e) => Some(Err(fail(&p, &e))),
+            Item::Skipped(..) => None,
+        })
+        .collect()
+}
+
+fn input_file(path: &str) -> io::Result<InputFile> {
+    use crate::input::open::Compression;
+    let meta = std::fs::metadata(path)?;
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(path)?.read(&mut head)?;
+    let compressed = Compression::from_name(path)
+        .unwrap_or_else(|| Compression::from_magic(&head[..n]))
+        != Compression::None;
+    Ok(InputFile {
+        path: path.to_owned(),
+        len: meta.len(),
+        plain: meta.is_file() && !compressed,
+    })
 }
