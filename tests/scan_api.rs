@@ -45,7 +45,10 @@ fn byte_ranges_that_meet_hold_each_game_once_numbered_by_their_totals() {
     let whole = seen(scan_paths(&[&path], &settings(2)));
     assert_eq!(whole.len(), 300);
     let len = text.len() as u64;
-    for cuts in [vec![0, len], vec![0, 1, 7, len / 3, len / 2 + 5, len - 1, len]] {
+    for cuts in [
+        vec![0, len],
+        vec![0, 1, 7, len / 3, len / 2 + 5, len - 1, len],
+    ] {
         let (mut games, mut lines, mut joined) = (0, 0, Vec::new());
         for w in cuts.windows(2) {
             let mut f = scan_range(&path, w[0], w[1], &settings(2));
@@ -76,8 +79,8 @@ impl Read for Failing {
 #[test]
 fn a_reader_that_fails_gives_its_games_then_the_error_as_an_item() {
     let text = games(5);
-    let items: Vec<_> = scan_reader("r.pgn", Failing(io::Cursor::new(text.into())), &settings(2))
-        .collect();
+    let items: Vec<_> =
+        scan_reader("r.pgn", Failing(io::Cursor::new(text.into())), &settings(2)).collect();
     let (last, before) = items.split_last().expect("items");
     assert_eq!(before.len(), 5, "{items:?}");
     let e = last.as_ref().expect_err("the read error last");
@@ -192,7 +195,10 @@ fn a_panicking_worker_ends_scan_paths_with_an_error_item() {
     let path = panicking_file("panic-api.pgn");
     let items: Vec<_> = scan_paths(&[&path], &settings(2)).collect();
     let (last, before) = items.split_last().expect("items");
-    assert!(before.len() <= 2 && before.iter().all(|i| i.is_ok()), "{items:?}");
+    assert!(
+        before.len() <= 2 && before.iter().all(|i| i.is_ok()),
+        "{items:?}"
+    );
     let e = last.as_ref().expect_err("the panic last");
     assert_eq!(e.file, path);
     assert!(e.message.contains("game 3: internal error"), "{e}");

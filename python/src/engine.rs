@@ -227,10 +227,9 @@ impl Sink {
                 }
             }
             // The scan ended early: its last item says why.
-            None => Err(vec![Error::Failed(last.map_or_else(
-                || "the scan stopped".to_owned(),
-                |d| d.to_string(),
-            ))]),
+            None => Err(vec![Error::Failed(
+                last.map_or_else(|| "the scan stopped".to_owned(), |d| d.to_string()),
+            )]),
         };
         if self.flush().is_ok() {
             let _ = self.tx.send(Msg::Done(done));

@@ -66,7 +66,11 @@ pub type ScanItem = Result<FindingLine, Diagnostic>;
 /// own). An `Err` is what ended the scan early: the sink's own error (a
 /// closed pipe), or a worker's panic ([`std::io::Error::get_ref`] holds a
 /// message naming the file and the game).
-pub fn scan_to(source: Source, settings: &ScanSettings, sink: &mut dyn Sink) -> io::Result<Summary> {
+pub fn scan_to(
+    source: Source,
+    settings: &ScanSettings,
+    sink: &mut dyn Sink,
+) -> io::Result<Summary> {
     crate::scan::run(source, &settings.config(), sink)
 }
 
@@ -255,9 +259,8 @@ pub struct InputFile {
 pub fn input_files<S: AsRef<str>>(paths: &[S], follow: bool) -> Vec<Result<InputFile, Diagnostic>> {
     use crate::input::walk::{Item, expand_with};
     let paths: Vec<String> = paths.iter().map(|p| p.as_ref().to_owned()).collect();
-    let fail = |p: &str, e: &dyn std::fmt::Display| {
-        Diagnostic::new(p, None, format!("cannot read: {e}"))
-    };
+    let fail =
+        |p: &str, e: &dyn std::fmt::Display| Diagnostic::new(p, None, format!("cannot read: {e}"));
     expand_with(&paths, follow)
         .into_iter()
         .filter_map(|item| match item {

@@ -11,10 +11,10 @@ use std::io::{self, Write};
 
 use super::page::{esc, page_start};
 use super::scan::Printer;
-use crate::scan::{Needs, Row};
 use super::svg::{self, Marks};
 use crate::claims::scan::{Kind, Severity};
 use crate::diag::Diagnostic;
+use crate::scan::{Needs, Row};
 
 const SCAN_CSS: &str = r#"
 main.scan { display: flex; flex-direction: column; }

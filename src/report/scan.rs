@@ -147,12 +147,14 @@ pub struct FindingLine {
     pub severity: Severity,
     /// Column of the move (or error), counting characters.
     pub column: u32,
-    /// The players as recorded.
+    /// White as recorded.
     pub white: String,
+    /// Black as recorded.
     pub black: String,
-    /// For a result finding: the result recorded and the one the Laws give.
+    /// For a result finding: the result recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recorded: Option<Option<String>>,
+    /// For a result finding: the result the Laws give.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<Option<String>>,
 }

@@ -64,7 +64,11 @@ impl Order {
                 } = work
                 {
                     self.start_input(input);
-                    let game = if game == 0 { 0 } else { self.games_before + game };
+                    let game = if game == 0 {
+                        0
+                    } else {
+                        self.games_before + game
+                    };
                     let file = file.to_string();
                     return Err(io::Error::other(Panicked {
                         file,
