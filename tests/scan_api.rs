@@ -40,10 +40,12 @@ fn seen(items: impl Iterator<Item = verify_claim::ScanItem>) -> Vec<(usize, u32,
 
 #[test]
 fn byte_ranges_that_meet_hold_each_game_once_numbered_by_their_totals() {
-    let text = games(300);
+    // About 2.4 MB: ranges of several of the scan's 1 MiB segments.
+    const N: usize = 60_000;
+    let text = games(N);
     let path = common::temp_file("ranges.pgn", text.as_bytes());
     let whole = seen(scan_paths(&[&path], &settings(2)));
-    assert_eq!(whole.len(), 300);
+    assert_eq!(whole.len(), N);
     let len = text.len() as u64;
     for cuts in [
         vec![0, len],
@@ -60,7 +62,7 @@ fn byte_ranges_that_meet_hold_each_game_once_numbered_by_their_totals() {
             lines += s.lines;
         }
         assert_eq!(joined, whole, "{cuts:?}");
-        assert_eq!(games, 300);
+        assert_eq!(games, N);
     }
 }
 
@@ -203,4 +205,14 @@ fn a_panicking_worker_ends_scan_paths_with_an_error_item() {
     assert_eq!(e.file, path);
     assert!(e.message.contains("game 3: internal error"), "{e}");
     eprintln!("checked: game 3");
+}
+
+#[test]
+fn a_byte_range_of_a_compressed_file_is_an_error_item() {
+    // zstd's magic number, whatever the name says.
+    let path = common::temp_file("range.pgn", &[0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]);
+    let items: Vec<_> = scan_range(&path, 0, 8, &settings(1)).collect();
+    assert_eq!(items.len(), 1, "{items:?}");
+    let e = items[0].as_ref().expect_err("an error");
+    assert!(e.message.contains("plain"), "{e}");
 }

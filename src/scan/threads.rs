@@ -107,9 +107,18 @@ impl Producer {
     /// The games starting in `[start, end)` of a plain file.
     fn range(&mut self, input: usize, path: &str, start: u64, end: u64) -> bool {
         let file: Arc<str> = Arc::from(path);
-        let opened = std::fs::File::open(path).and_then(|f| {
+        let opened = std::fs::File::open(path).and_then(|mut f| {
             let meta = f.metadata()?;
-            if !meta.is_file() || Compression::from_name(path).is_some() {
+            let mut head = [0u8; 4];
+            let n = if meta.is_file() {
+                f.read(&mut head)?
+            } else {
+                0
+            };
+            if !meta.is_file()
+                || Compression::from_name(path).is_some()
+                || Compression::from_magic(&head[..n]) != Compression::None
+            {
                 return Err(io::Error::other(
                     "a byte range is read only of a plain (regular, uncompressed) file",
                 ));
