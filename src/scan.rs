@@ -95,7 +95,8 @@ enum Work {
     /// A path a walk left out, and why.
     Skipped { file: Arc<str>, message: String },
     /// A worker panicked on game `game` of the task's chunk (0: before its
-    /// first game): the scan ends with an error naming it.
+    /// first game, while the chunk was read): the scan ends with an error
+    /// naming it (the chunk's first game for 0).
     Panicked {
         input: usize,
         file: Arc<str>,
@@ -109,7 +110,8 @@ enum Work {
 pub struct Panicked {
     /// The input.
     pub file: String,
-    /// Its game number (0: the panic came before the chunk's first game).
+    /// The game's number in the input (the first game of the chunk being
+    /// read when the panic came while it was read).
     pub game: usize,
     /// What the panic said.
     pub message: String,
@@ -186,12 +188,16 @@ pub(crate) fn analyse_chunk(
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
-    while let Some(rec) = reader.next_game() {
+    loop {
+        // Before the read: a panic while the next game is parsed names it.
+        *game = games + 1;
+        let Some(rec) = reader.next_game() else {
+            break;
+        };
         if how.stop.load(Ordering::Relaxed) {
             break;
         }
         games += 1;
-        *game = games;
         match rec {
             Err(e) => out.push(error_at(games, cursor.place(e.offset), e.offset, e.message)),
             Ok(rec) => {

@@ -64,11 +64,7 @@ impl Order {
                 } = work
                 {
                     self.start_input(input);
-                    let game = if game == 0 {
-                        0
-                    } else {
-                        self.games_before + game
-                    };
+                    let game = self.games_before + game.max(1);
                     let file = file.to_string();
                     return Err(io::Error::other(Panicked {
                         file,
