@@ -236,6 +236,9 @@ pub struct Config {
 }
 
 /// Runs the scan, printing with `printer` to `out`.
+/// The most worker threads a scan starts (`Config::jobs` is clamped to it).
+pub const MAX_JOBS: usize = 256;
+
 pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io::Result<Summary> {
     let started = Instant::now();
     let items = walk::expand_with(&config.paths, config.follow);
@@ -250,7 +253,7 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     let stop = Arc::new(AtomicBool::new(false));
     let bar = config.progress.then(|| progress_bar(total_bytes));
 
-    let jobs = config.jobs.max(1);
+    let jobs = config.jobs.clamp(1, MAX_JOBS);
     let in_flight = 2 * jobs + 2;
     let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
     for _ in 0..in_flight {

@@ -20,13 +20,16 @@ pub use args::*;
 
 /// A run's outcome: what to print on stdout and the exit status.
 pub struct Outcome {
-    pub stdout: String,
+    pub stdout: Vec<u8>,
     pub status: i32,
 }
 
 impl Outcome {
-    fn print(stdout: String) -> Outcome {
-        Outcome { stdout, status: 0 }
+    fn print(stdout: impl Into<Vec<u8>>) -> Outcome {
+        Outcome {
+            stdout: stdout.into(),
+            status: 0,
+        }
     }
 }
 

@@ -40,7 +40,7 @@ pub enum FailOn {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Exit status: 1 if a finding is at or above --fail-on; 2 if an input could not be read, no input held a game, or the output could not be written; 141 if the output was closed by its reader; 0 otherwise."
+    after_help = "Exit status: 1 if a finding is at or above --fail-on; 2 if an input could not be read, no input held a game, or the output could not be written; 0 otherwise, and when the output was closed by its reader (`| head`), which ends the scan quietly."
 )]
 pub struct ScanArgs {
     /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
@@ -48,16 +48,17 @@ pub struct ScanArgs {
     pub paths: Vec<String>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ScanFormat,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// Worker threads (default: all cores; at most 256).
+    #[arg(long, value_name = "N", value_parser = jobs_in_range())]
     pub jobs: Option<usize>,
     /// Exit with status 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
     /// Print only findings at or above this severity (the exit status and
-    /// the summary still count every finding).
-    #[arg(long, value_enum, default_value = "info")]
-    pub min_severity: MinSeverity,
+    /// the summary still count every finding). Default: info; warning for
+    /// --format github, which then ends with a line saying what was left out.
+    #[arg(long, value_enum)]
+    pub min_severity: Option<MinSeverity>,
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
@@ -74,6 +75,14 @@ pub struct ScanArgs {
     pub record: RecordOptions,
 }
 
+/// The most worker threads a scan starts: more only cost memory (each has
+/// its own stack and buffers), and far more cannot be started at all.
+pub const MAX_JOBS: u64 = verify_claim::scan::MAX_JOBS as u64;
+
+fn jobs_in_range() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_JOBS)
+}
+
 impl ScanArgs {
     fn config(&self) -> verify_claim::scan::Config {
         let jobs = self
@@ -87,14 +96,22 @@ impl ScanArgs {
                 .scan_options(self.dead_search, self.min_draw_moves),
             encoding: self.record.encoding.encoding(),
             progress: !self.no_progress && std::io::stderr().is_terminal(),
-            min_severity: match self.min_severity {
-                MinSeverity::Info => Severity::Info,
-                MinSeverity::Warning => Severity::Warning,
-                MinSeverity::Error => Severity::Error,
-            },
+            min_severity: self.min_severity(),
             annotate: self.format == ScanFormat::Pgn,
             boards: self.format == ScanFormat::Html,
             follow: self.follow,
+        }
+    }
+
+    /// The least severity printed: info, but warning for annotations
+    /// (GitHub shows only a few per step, and notices would hide errors).
+    fn min_severity(&self) -> Severity {
+        match self.min_severity {
+            Some(MinSeverity::Info) => Severity::Info,
+            Some(MinSeverity::Warning) => Severity::Warning,
+            Some(MinSeverity::Error) => Severity::Error,
+            None if self.format == ScanFormat::Github => Severity::Warning,
+            None => Severity::Info,
         }
     }
 
@@ -131,19 +148,25 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut printer = args.printer(colour);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let summary = match verify_claim::scan::run(args.config(), printer.as_mut(), &mut out) {
+    let scanned = verify_claim::scan::run(args.config(), printer.as_mut(), &mut out);
+    let summary = match scanned.and_then(|s| {
+        if args.format == ScanFormat::Github {
+            printers::github_summary(&s.by_kind, args.min_severity(), &mut out)?;
+        }
+        Ok(s)
+    }) {
         Ok(s) => s,
-        // A closed pipe: quietly, 141; any other write error: said, 2.
+        // A closed pipe: quietly, 0; any other write error: said, 2.
         Err(e) => {
             return Ok(Outcome {
-                stdout: String::new(),
+                stdout: Vec::new(),
                 status: verify_claim::output::failure_status(&e),
             });
         }
     };
     verify_claim::output::to_stderr(summary_line(&summary));
     Ok(Outcome {
-        stdout: String::new(),
+        stdout: Vec::new(),
         status: args.status(&summary),
     })
 }

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::claims::scan::{Kind, Severity};
 use crate::diag::Diagnostic;
+use crate::output::escape;
 use crate::scan::Placed;
 
 /// A finding with its file and its game number in the file.
@@ -33,7 +34,7 @@ pub trait Printer {
     /// A path a walk left out (always also said on stderr).
     fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
         let _ = out;
-        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
+        crate::output::to_stderr(format_args!("{}: warning: {message}", escape::field(file)));
         Ok(())
     }
     /// The games and plies scanned, told just before [`Printer::finish`].
@@ -143,8 +144,11 @@ impl Default for Csv {
 }
 
 /// Writes one field, quoted (quotes doubled) when it holds a comma, a
-/// quote or a line end.
+/// quote or a line end; control characters shown escaped, and a cell a
+/// spreadsheet would take for a formula made text (`escape::csv_cell`).
 fn csv_field(out: &mut dyn Write, s: &str) -> io::Result<()> {
+    let s = escape::text(s);
+    let s = &*escape::csv_cell(&s);
     if s.contains([',', '"', '\n', '\r']) {
         out.write_all(b"\"")?;
         for (i, part) in s.split('"').enumerate() {
@@ -208,7 +212,7 @@ impl Printer for Csv {
 pub struct Github;
 
 fn gh_escape(s: &str, property: bool) -> String {
-    let mut t = s
+    let mut t = escape::text(s)
         .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A");
@@ -218,24 +222,41 @@ fn gh_escape(s: &str, property: bool) -> String {
     t
 }
 
+fn gh_level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    }
+}
+
+/// Whether the lines of `file` are those of its decompressed text, not of
+/// the file GitHub shows (named as compressed: `.zst`, `.gz`, `.bz2`).
+fn compressed(file: &str) -> bool {
+    crate::input::open::Compression::from_name(file).is_some()
+}
+
 impl Printer for Github {
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
         let f = &r.placed.finding;
-        let level = match f.kind.severity() {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "notice",
-        };
+        let level = gh_level(f.kind.severity());
+        let (file, kind) = (gh_escape(r.file, true), gh_escape(f.kind.name(), true));
+        let message = gh_escape(&f.message, false);
+        let (line, col) = (r.placed.place.line, r.placed.place.col);
+        if compressed(r.file) {
+            // A line of the decompressed text would point into the
+            // compressed file: the annotation names the game instead.
+            return writeln!(
+                out,
+                "::{level} file={file},title={kind} in game {}::game {}, ply {} (line {line}, \
+                 column {col} of the decompressed text): {message}",
+                r.game, r.game, f.ply
+            );
+        }
         writeln!(
             out,
-            "::{level} file={},line={},col={},title={}::game {}, ply {}: {}",
-            gh_escape(r.file, true),
-            r.placed.place.line,
-            r.placed.place.col,
-            gh_escape(f.kind.name(), true),
-            r.game,
-            f.ply,
-            gh_escape(&f.message, false)
+            "::{level} file={file},line={line},col={col},title={kind}::game {}, ply {}: {message}",
+            r.game, f.ply
         )
     }
 
@@ -254,7 +275,7 @@ impl Printer for Github {
     }
 
     fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
-        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
+        crate::output::to_stderr(format_args!("{}: warning: {message}", escape::field(file)));
         writeln!(
             out,
             "::warning file={},title=skipped-input::{}",
@@ -262,6 +283,50 @@ impl Printer for Github {
             gh_escape(message, false)
         )
     }
+}
+
+/// The line a `--format github` run ends with: the findings shown, and
+/// those below `min` left out (they are counted in the exit status and
+/// the summary all the same), with how to show them.
+pub fn github_summary(
+    by_kind: &std::collections::BTreeMap<Kind, usize>,
+    min: Severity,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut counts = [0usize; 3];
+    for (kind, n) in by_kind {
+        counts[kind.severity() as usize] += n;
+    }
+    let words = ["notice", "warning", "error"];
+    let count = |i: usize| {
+        let s = if counts[i] == 1 { "" } else { "s" };
+        format!("{} {}{s}", counts[i], words[i])
+    };
+    let shown: Vec<String> = (0..3)
+        .rev()
+        .filter(|&i| i >= min as usize)
+        .map(count)
+        .collect();
+    let left: Vec<String> = (0..3)
+        .rev()
+        .filter(|&i| i < min as usize)
+        .map(count)
+        .collect();
+    let left = if left.is_empty() {
+        "nothing left out".to_owned()
+    } else {
+        format!(
+            "left out: {} (below --min-severity {}; --min-severity info shows them)",
+            left.join(", "),
+            words[min as usize].replace("notice", "info")
+        )
+    };
+    writeln!(
+        out,
+        "::notice title=verify-claim summary::shown: {}; {left}",
+        shown.join(", ")
+    )?;
+    out.flush()
 }
 
 /// Text for people: a heading per file and per game.
@@ -295,7 +360,7 @@ impl Printer for Text {
             if self.file.is_some() {
                 writeln!(out)?;
             }
-            writeln!(out, "{}", self.paint("1", r.file))?;
+            writeln!(out, "{}", self.paint("1", &escape::field(r.file)))?;
             self.file = Some(r.file.to_owned());
             self.game = 0;
         }
@@ -304,7 +369,9 @@ impl Printer for Text {
             writeln!(
                 out,
                 "  game {} ({} – {})",
-                r.game, r.placed.white, r.placed.black
+                r.game,
+                escape::field(&r.placed.white),
+                escape::field(&r.placed.black)
             )?;
         }
         let f = &r.placed.finding;
@@ -314,8 +381,8 @@ impl Printer for Text {
             Severity::Info => ("36", "info"),
         };
         let extra = match (&f.recorded, &f.expected) {
-            (Some(r), Some(e)) => format!(" [recorded {r}, expected {e}]"),
-            (Some(r), None) => format!(" [recorded {r}]"),
+            (Some(r), Some(e)) => format!(" [recorded {}, expected {e}]", escape::field(r)),
+            (Some(r), None) => format!(" [recorded {}]", escape::field(r)),
             _ => String::new(),
         };
         writeln!(
@@ -325,7 +392,7 @@ impl Printer for Text {
             f.ply,
             self.paint(code, tag),
             f.kind.name(),
-            f.message
+            escape::text(&f.message)
         )
     }
 }

@@ -28,8 +28,14 @@ pub fn rule_words(rule: &str) -> &str {
     }
 }
 
-/// Renders the claim report.
+/// Renders the claim report, its control characters shown escaped (a tag
+/// value, a file name or a written move cannot drive the terminal:
+/// [`crate::output::escape`]).
 pub fn claim(r: &ClaimReport) -> String {
+    crate::output::escape::text(&note(r)).into_owned()
+}
+
+fn note(r: &ClaimReport) -> String {
     let v = &r.verdict;
     let mut s = String::new();
     let verdict = if v.valid { "VALID" } else { "NOT VALID" };
