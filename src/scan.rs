@@ -149,7 +149,7 @@ fn analyse_chunk_until(
         games += 1;
         let at = chunk.bytes.len();
         let message = format!(
-            "this game is not read: {} MiB with no game start after it (a tag line after a \
+            "{NOT_READ}: {} MiB with no game start after it (a tag line after a \
              blank line), over the {} MiB a game may take",
             skipped.bytes >> 20,
             MAX_GAME >> 20
@@ -236,6 +236,10 @@ pub struct Config {
 }
 
 /// Runs the scan, printing with `printer` to `out`.
+/// How the message of a game too large to hold begins (the `--format pgn`
+/// printer says such a game is not written back).
+pub const NOT_READ: &str = "this game is not read";
+
 /// The most worker threads a scan starts (`Config::jobs` is clamped to it).
 pub const MAX_JOBS: usize = 256;
 

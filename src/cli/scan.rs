@@ -121,7 +121,7 @@ impl ScanArgs {
             ScanFormat::Jsonl => Box::new(printers::Jsonl),
             ScanFormat::Csv => Box::new(printers::Csv::new()),
             ScanFormat::Github => Box::new(printers::Github),
-            ScanFormat::Pgn => Box::new(verify_claim::report::pgn::Pgn),
+            ScanFormat::Pgn => Box::new(verify_claim::report::pgn::Pgn::default()),
             ScanFormat::Html => Box::new(verify_claim::report::html_scan::Html::new()),
         }
     }

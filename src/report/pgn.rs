@@ -243,10 +243,44 @@ pub fn annotate_chunk(
 
 /// The scan printer for `--format pgn`: the findings are already in the
 /// annotated text of each chunk, which it writes as it comes.
-pub struct Pgn;
+///
+/// A game too large to hold (over `MAX_GAME`) is not in any chunk's text:
+/// it is said on stderr when met, and again, with every other such game,
+/// at the end, next to the summary.
+#[derive(Default)]
+pub struct Pgn {
+    not_written: Vec<String>,
+}
 
 impl Printer for Pgn {
-    fn finding(&mut self, _row: &Row<'_>, _out: &mut dyn Write) -> io::Result<()> {
+    fn finding(&mut self, row: &Row<'_>, _out: &mut dyn Write) -> io::Result<()> {
+        let f = &row.placed.finding;
+        if f.kind == crate::claims::scan::Kind::ParseError
+            && f.message.starts_with(crate::scan::NOT_READ)
+        {
+            let p = row.placed.place;
+            crate::output::to_stderr(format_args!(
+                "{}:{}:{}: warning: game {} is not written to the output: {}",
+                crate::output::escape::field(row.file),
+                p.line,
+                p.col,
+                row.game,
+                f.message
+            ));
+            let file = crate::output::escape::field(row.file);
+            self.not_written.push(format!("{file} game {}", row.game));
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        if !self.not_written.is_empty() {
+            crate::output::to_stderr(format_args!(
+                "verify-claim: warning: {} game(s) too large to hold not written to the output: {}",
+                self.not_written.len(),
+                self.not_written.join(", ")
+            ));
+        }
         Ok(())
     }
 
