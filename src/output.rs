@@ -77,10 +77,7 @@ pub fn stdout_is_open() -> io::Result<()> {
                 .is_some_and(|flags| flags & 3 == 2)
         };
         if null && read_write() {
-            return Err(writing(io::Error::new(
-                io::ErrorKind::Other,
-                "standard output is closed",
-            )));
+            return Err(writing(io::Error::other("standard output is closed")));
         }
     }
     Ok(())
