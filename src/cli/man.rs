@@ -37,9 +37,11 @@ const CLAIM_EXIT: &[(&str, &str)] = &[
     ),
 ];
 
-fn extra(name: &str) -> Extra {
-    match name {
-        "claim" => Extra {
+/// Each page's examples and exit statuses; the last is the top page's.
+const PAGES: &[(&str, Extra)] = &[
+    (
+        "claim",
+        Extra {
             examples: &[
                 (
                     "verify-claim game.pgn --move Nf3",
@@ -56,7 +58,10 @@ fn extra(name: &str) -> Extra {
             ],
             exit: CLAIM_EXIT,
         },
-        "scan" => Extra {
+    ),
+    (
+        "scan",
+        Extra {
             examples: &[
                 (
                     "verify-claim scan archive/",
@@ -83,7 +88,10 @@ fn extra(name: &str) -> Extra {
                 ),
             ],
         },
-        "watch" => Extra {
+    ),
+    (
+        "watch",
+        Extra {
             examples: &[
                 (
                     "verify-claim watch live/",
@@ -99,7 +107,10 @@ fn extra(name: &str) -> Extra {
                 ("2", "bad options, or output that could not be written"),
             ],
         },
-        "check-position" => Extra {
+    ),
+    (
+        "check-position",
+        Extra {
             examples: &[
                 (
                     "verify-claim check-position --fen '8/8/8/4k3/8/8/8/4KB2 w - - 0 1'",
@@ -115,7 +126,10 @@ fn extra(name: &str) -> Extra {
                 ("2", "a bad FEN or option"),
             ],
         },
-        "perft" => Extra {
+    ),
+    (
+        "perft",
+        Extra {
             examples: &[
                 (
                     "verify-claim perft 5",
@@ -129,7 +143,10 @@ fn extra(name: &str) -> Extra {
             ],
             exit: &[("0", "counted"), ("2", "a bad FEN or option")],
         },
-        "completions" => Extra {
+    ),
+    (
+        "completions",
+        Extra {
             examples: &[
                 (
                     "source <(verify-claim completions bash)",
@@ -149,7 +166,10 @@ fn extra(name: &str) -> Extra {
                 ("2", "an unknown shell, or output that could not be written"),
             ],
         },
-        "man" => Extra {
+    ),
+    (
+        "man",
+        Extra {
             examples: &[
                 ("verify-claim man | man -l -", "read this manual"),
                 (
@@ -169,7 +189,10 @@ fn extra(name: &str) -> Extra {
                 ),
             ],
         },
-        _ => Extra {
+    ),
+    (
+        "",
+        Extra {
             examples: &[
                 (
                     "verify-claim game.pgn --move Nf3",
@@ -196,7 +219,12 @@ fn extra(name: &str) -> Extra {
                 ),
             ],
         },
-    }
+    ),
+];
+
+fn extra(name: &str) -> &'static Extra {
+    let top = &PAGES[PAGES.len() - 1].1;
+    PAGES.iter().find(|p| p.0 == name).map_or(top, |p| &p.1)
 }
 
 /// The EXAMPLES and EXIT STATUS sections.
