@@ -164,7 +164,9 @@ pub use laws::Edition;
 pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::scan::{FindingLine, ScanFormat, printer};
-pub use scan::{ChunkHook, DEBUG_PANIC, Needs, Panicked, Placed, Row, Sink, Source, Summary};
+pub use scan::{
+    ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
+};
 
 #[doc(hidden)]
 pub mod claims;

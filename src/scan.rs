@@ -230,7 +230,7 @@ pub(crate) fn analyse_chunk(
         games += 1;
         let at = chunk.bytes.len();
         let message = format!(
-            "this game is not read: {} MiB with no game start after it (a tag line after a \
+            "{NOT_READ}: {} MiB with no game start after it (a tag line after a \
              blank line), over the {} MiB a game may take",
             skipped.bytes >> 20,
             MAX_GAME >> 20
@@ -311,6 +311,13 @@ pub struct Config {
     pub follow: bool,
 }
 
+/// How the message of a game too large to hold begins (the `--format pgn`
+/// printer says such a game is not written back).
+pub const NOT_READ: &str = "this game is not read";
+
+/// The most worker threads a scan starts (`Config::jobs` is clamped to it).
+pub const MAX_JOBS: usize = 256;
+
 /// An input for the producer, in order.
 pub(crate) enum Input {
     Walked(Item),
@@ -356,7 +363,7 @@ pub fn run(source: Source, config: &Config, sink: &mut dyn Sink) -> io::Result<S
     let consumed = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
 
-    let jobs = config.jobs.max(1);
+    let jobs = config.jobs.clamp(1, MAX_JOBS);
     let in_flight = 2 * jobs + 2;
     let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
     for _ in 0..in_flight {
@@ -415,7 +422,7 @@ pub fn run(source: Source, config: &Config, sink: &mut dyn Sink) -> io::Result<S
             sink.input_error(&d).map_err(writing)?;
         }
     }
-    sink.totals(summary.games, summary.plies);
+    sink.totals(&summary);
     sink.finish().map_err(writing)?;
     summary.bytes = consumed.load(Ordering::Relaxed);
     summary.seconds = started.elapsed().as_secs_f64();

@@ -66,7 +66,8 @@ fn big_input(d: &Path) -> PathBuf {
 }
 
 /// Reads one line of the scan's output, closes the pipe, and checks that
-/// the scan then ends promptly, quietly and not with status 0.
+/// the scan then ends promptly, quietly and with status 0 (as ripgrep: a
+/// reader that stopped is no failure, and `pipefail` steps pass).
 fn read_one_line_then_close(mut child: Child, what: &str) {
     let stdout = child.stdout.take().unwrap();
     let mut line = String::new();
@@ -82,7 +83,7 @@ fn read_one_line_then_close(mut child: Child, what: &str) {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    assert_eq!(status.code(), Some(141), "{what}: {status:?} {stderr}");
+    assert_eq!(status.code(), Some(0), "{what}: {status:?} {stderr}");
     assert!(stderr.is_empty(), "{what}: not quiet: {stderr}");
     assert!(
         closed.elapsed() < Duration::from_secs(60),
@@ -92,7 +93,7 @@ fn read_one_line_then_close(mut child: Child, what: &str) {
 }
 
 #[test]
-fn a_closed_pipe_stops_the_scan_quietly_and_not_with_status_0() {
+fn a_closed_pipe_stops_the_scan_quietly_with_status_0() {
     let d = temp_dir("pipe");
     let big = big_input(&d);
     let big = big.to_str().unwrap();

@@ -191,7 +191,15 @@ fn all_output_formats() {
         r.stdout
     );
 
-    let r = run(&["scan", KINDS, "--format", "github"]);
+    // Notices are shown when asked (github's default is warnings and up).
+    let r = run(&[
+        "scan",
+        KINDS,
+        "--format",
+        "github",
+        "--min-severity",
+        "info",
+    ]);
     assert!(
         r.stdout
             .contains("::error file=fixtures/scan/kinds.pgn,line=17,col="),

@@ -76,8 +76,14 @@ fn min_severity_chooses_what_is_printed() {
         "--min-severity",
         "error",
     ]);
-    assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
+    // One annotation, then the line saying what was left out.
+    assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
     assert!(r.stdout.starts_with("::error "));
+    assert!(
+        r.stdout.contains("left out: 2 warnings, 4 notices"),
+        "{}",
+        r.stdout
+    );
     // The summary counts every finding.
     assert!(r.stderr.contains("threefold-claimable 1"), "{}", r.stderr);
     let r = run(&[

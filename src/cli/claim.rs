@@ -6,16 +6,6 @@ use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
 
 use super::{DeadSearchArg, Outcome, RecordOptions, SideArg};
 
-/// Output bytes as the stdout string; bytes that are not UTF-8 (a Latin-1
-/// record written back) go to stdout directly, unchanged.
-fn raw_stdout(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| {
-        use std::io::Write;
-        let _ = std::io::stdout().lock().write_all(e.as_bytes());
-        String::new()
-    })
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ClaimArg {
     /// Threefold repetition (9.2).
@@ -112,10 +102,11 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     };
     report.explain = args.explain;
     let stdout = match args.format {
-        ClaimFormat::Text => report.to_text(),
-        ClaimFormat::Json => format!("{}\n", report.to_json()),
-        ClaimFormat::Pgn => raw_stdout(pgn),
-        ClaimFormat::Html => report.to_html(),
+        ClaimFormat::Text => report.to_text().into_bytes(),
+        ClaimFormat::Json => format!("{}\n", report.to_json()).into_bytes(),
+        // The record's own bytes (Latin-1 stays Latin-1).
+        ClaimFormat::Pgn => pgn,
+        ClaimFormat::Html => report.to_html().into_bytes(),
     };
     Ok(Outcome {
         stdout,

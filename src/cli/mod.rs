@@ -7,6 +7,7 @@
 
 mod args;
 mod claim;
+mod man;
 mod position;
 mod scan;
 mod tools;
@@ -20,13 +21,16 @@ pub use args::*;
 
 /// A run's outcome: what to print on stdout and the exit status.
 pub struct Outcome {
-    pub stdout: String,
+    pub stdout: Vec<u8>,
     pub status: i32,
 }
 
 impl Outcome {
-    fn print(stdout: String) -> Outcome {
-        Outcome { stdout, status: 0 }
+    fn print(stdout: impl Into<Vec<u8>>) -> Outcome {
+        Outcome {
+            stdout: stdout.into(),
+            status: 0,
+        }
     }
 }
 
@@ -65,8 +69,8 @@ pub enum Command {
     Perft(tools::PerftArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(tools::CompletionsArgs),
-    /// Print the manual page (roff), e.g. `verify-claim man | man -l -`.
-    Man(tools::ManArgs),
+    /// Print a manual page (roff), or write them all with --dir.
+    Man(man::ManArgs),
 }
 
 /// The names a first argument is taken as a subcommand by.
@@ -98,8 +102,42 @@ pub fn command() -> clap::Command {
     Cli::command()
 }
 
+/// What a bare `verify-claim` says: the usage and the subcommands, one
+/// line each, not the whole help.
+fn short_usage() -> Diagnostic {
+    let cmd = command();
+    let width = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().len())
+        .max()
+        .unwrap_or(0);
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| {
+            let about = s.get_about().map(|a| a.to_string()).unwrap_or_default();
+            let first = about.split(": ").next().unwrap_or("").trim_end_matches('.');
+            format!("  {:width$}  {first}", s.get_name())
+        })
+        .collect();
+    Diagnostic::new(
+        "verify-claim",
+        None,
+        format!(
+            "a subcommand or a record is needed\n\n\
+             Usage: verify-claim <COMMAND> [OPTIONS]\n       \
+             verify-claim FILE [OPTIONS]   (a claim: `verify-claim claim FILE`)\n\n\
+             Commands:\n{}\n\n\
+             `verify-claim --help` says more, `verify-claim help COMMAND` about one.",
+            subs.join("\n")
+        ),
+    )
+}
+
 /// Runs the tool on the given arguments (the first is the program name).
 pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
+    if args.len() <= 1 {
+        return Err(short_usage());
+    }
     let cli = match Cli::try_parse_from(with_default_subcommand(args)) {
         Ok(cli) => cli,
         Err(e) => return parse_error(e),
@@ -111,7 +149,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
         Command::CheckPosition(a) => position::run(&a),
         Command::Perft(a) => tools::perft(&a),
         Command::Completions(a) => Ok(Outcome::print(tools::completions(a.shell))),
-        Command::Man(a) => tools::man(&a).map(Outcome::print),
+        Command::Man(a) => man::man(&a).map(Outcome::print),
     }
 }
 

@@ -7,6 +7,8 @@ use clap::{Args, ValueEnum};
 
 use verify_claim::{Diagnostic, Row, ScanSettings, Severity, Sink, Source, Summary};
 
+use verify_claim::output::escape;
+
 use super::{DeadSearchArg, Outcome, RecordOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -37,7 +39,7 @@ pub enum FailOn {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Exit status: 1 if a finding is at or above --fail-on; 2 if an input could not be read, no input held a game, or the output could not be written; 141 if the output was closed by its reader; 0 otherwise."
+    after_help = "Exit status: 1 if a finding is at or above --fail-on; 2 if an input could not be read, no input held a game, or the output could not be written; 0 otherwise, and when the output was closed by its reader (`| head`), which ends the scan quietly."
 )]
 pub struct ScanArgs {
     /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
@@ -45,16 +47,17 @@ pub struct ScanArgs {
     pub paths: Vec<String>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ScanFormat,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// Worker threads (default: all cores; at most 256).
+    #[arg(long, value_name = "N", value_parser = jobs_in_range())]
     pub jobs: Option<usize>,
     /// Exit with status 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
     /// Print only findings at or above this severity (the exit status and
-    /// the summary still count every finding).
-    #[arg(long, value_enum, default_value = "info")]
-    pub min_severity: MinSeverity,
+    /// the summary still count every finding). Default: info; warning for
+    /// --format github, which then ends with a line saying what was left out.
+    #[arg(long, value_enum)]
+    pub min_severity: Option<MinSeverity>,
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
@@ -71,6 +74,14 @@ pub struct ScanArgs {
     pub record: RecordOptions,
 }
 
+/// The most worker threads a scan starts: more only cost memory (each has
+/// its own stack and buffers), and far more cannot be started at all.
+pub const MAX_JOBS: u64 = verify_claim::MAX_JOBS as u64;
+
+fn jobs_in_range() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_JOBS)
+}
+
 impl ScanArgs {
     fn settings(&self) -> ScanSettings {
         ScanSettings {
@@ -84,11 +95,15 @@ impl ScanArgs {
         }
     }
 
+    /// The least severity printed: info, but warning for annotations
+    /// (GitHub shows only a few per step, and notices would hide errors).
     fn min_severity(&self) -> Severity {
         match self.min_severity {
-            MinSeverity::Info => Severity::Info,
-            MinSeverity::Warning => Severity::Warning,
-            MinSeverity::Error => Severity::Error,
+            Some(MinSeverity::Info) => Severity::Info,
+            Some(MinSeverity::Warning) => Severity::Warning,
+            Some(MinSeverity::Error) => Severity::Error,
+            None if self.format == ScanFormat::Github => Severity::Warning,
+            None => Severity::Info,
         }
     }
 
@@ -98,7 +113,7 @@ impl ScanArgs {
             ScanFormat::Text => F::Text { colour },
             ScanFormat::Jsonl => F::Jsonl,
             ScanFormat::Csv => F::Csv,
-            ScanFormat::Github => F::Github,
+            ScanFormat::Github => F::Github(self.min_severity()),
             ScanFormat::Pgn => F::Pgn(self.min_severity()),
             ScanFormat::Html => F::Html,
         }
@@ -127,6 +142,9 @@ struct Terminal<'a> {
     printer: Box<dyn Sink + 'a>,
     progress: bool,
     bar: Option<indicatif::ProgressBar>,
+    /// `--format pgn`: the games too large to hold, which are not in the
+    /// text written back (said when met, and all together at the end).
+    not_written: Option<Vec<String>>,
 }
 
 impl Sink for Terminal<'_> {
@@ -134,6 +152,19 @@ impl Sink for Terminal<'_> {
         self.printer.needs()
     }
     fn finding(&mut self, row: &Row<'_>) -> std::io::Result<()> {
+        if let Some(list) = &mut self.not_written
+            && row.not_read()
+        {
+            let (p, file) = (row.place(), escape::field(row.file()));
+            verify_claim::output::to_stderr(format_args!(
+                "{file}:{}:{}: warning: game {} is not written to the output: {}",
+                p.line,
+                p.col,
+                row.game(),
+                escape::text(row.message())
+            ));
+            list.push(format!("{file} game {}", row.game()));
+        }
         self.printer.finding(row)
     }
     fn input_error(&mut self, d: &Diagnostic) -> std::io::Result<()> {
@@ -141,7 +172,11 @@ impl Sink for Terminal<'_> {
         self.printer.input_error(d)
     }
     fn input_warning(&mut self, file: &str, message: &str) -> std::io::Result<()> {
-        verify_claim::output::to_stderr(format_args!("{file}: warning: {message}"));
+        verify_claim::output::to_stderr(format_args!(
+            "{}: warning: {}",
+            escape::field(file),
+            escape::text(message)
+        ));
         self.printer.input_warning(file, message)
     }
     fn chunk_text(&mut self, text: &[u8]) -> std::io::Result<()> {
@@ -154,12 +189,20 @@ impl Sink for Terminal<'_> {
                 .set_position(done);
         }
     }
-    fn totals(&mut self, games: usize, plies: usize) {
-        self.printer.totals(games, plies)
+    fn totals(&mut self, summary: &Summary) {
+        self.printer.totals(summary)
     }
     fn finish(&mut self) -> std::io::Result<()> {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
+        }
+        if let Some(list) = self.not_written.as_ref().filter(|l| !l.is_empty()) {
+            let games = if list.len() == 1 { "game" } else { "games" };
+            verify_claim::output::to_stderr(format_args!(
+                "verify-claim: warning: {} {games} too large to hold not written to the output: {}",
+                list.len(),
+                list.join(", ")
+            ));
         }
         self.printer.finish()
     }
@@ -193,16 +236,17 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
         printer: verify_claim::printer(args.format(colour), out),
         progress: !args.no_progress && std::io::stderr().is_terminal(),
         bar: None,
+        not_written: (args.format == ScanFormat::Pgn).then(Vec::new),
     };
     let source = Source::Paths(args.paths.clone());
     let summary = match verify_claim::scan_to(source, &args.settings(), &mut sink) {
         Ok(s) => s,
-        // A closed pipe: quietly, 141; any other error (a write, a
+        // A closed pipe: quietly, 0; any other error (a write, a
         // worker's panic): said, 2.
         Err(e) => {
             drop(sink);
             return Ok(Outcome {
-                stdout: String::new(),
+                stdout: Vec::new(),
                 status: verify_claim::output::failure_status(&e),
             });
         }
@@ -210,7 +254,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     drop(sink);
     verify_claim::output::to_stderr(summary_line(&summary));
     Ok(Outcome {
-        stdout: String::new(),
+        stdout: Vec::new(),
         status: args.status(&summary),
     })
 }

@@ -1,4 +1,4 @@
-//! The smaller subcommands: `perft`, `completions`, `man`.
+//! The smaller subcommands: `perft`, `completions` (`man` is `man.rs`).
 
 use clap::Args;
 use clap_complete::Shell;
@@ -23,11 +23,52 @@ pub struct PerftArgs {
     /// Column draughts: the reading of the re-jump rule.
     #[arg(long, value_enum, default_value = "standard")]
     pub column_rules: ColumnRulesArg,
+    /// One line per legal first move, `move: count` (chess moves in UCI
+    /// form, `e2e4`; column draughts as recorded, `c3-d4`), then a blank
+    /// line and the total.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// Each legal first move with the count below it (depth 0: none).
+type Divided = Vec<(String, u64)>;
+
+fn chess_perft(pos: &shakmaty::Chess, depth: u32, divide: bool) -> (u64, Divided) {
+    use shakmaty::{CastlingMode, Position};
+    if !divide || depth == 0 {
+        return (shakmaty::perft(pos, depth), Vec::new());
+    }
+    let lines: Divided = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let uci = m.to_uci(CastlingMode::Standard).to_string();
+            (uci, shakmaty::perft(&after, depth - 1))
+        })
+        .collect();
+    (lines.iter().map(|l| l.1).sum(), lines)
+}
+
+fn draughts_perft(pos: &cd::Position, depth: u32, divide: bool) -> (u64, Divided) {
+    if !divide || depth == 0 {
+        return (cd::perft(pos, depth), Vec::new());
+    }
+    let lines: Divided = cd::legal_moves(pos)
+        .iter()
+        .map(|m| {
+            let mut after = pos.clone();
+            cd::play(&mut after, m);
+            (m.to_string(), cd::perft(&after, depth - 1))
+        })
+        .collect();
+    (lines.iter().map(|l| l.1).sum(), lines)
 }
 
 pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
     let bad_fen = |m: String| Diagnostic::new("--fen", None, m);
-    let n = match args.game_type {
+    let (n, mut lines) = match args.game_type {
         GameTypeArg::Chess => {
             let pos = match &args.fen {
                 Some(f) => {
@@ -35,7 +76,7 @@ pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
                 }
                 None => shakmaty::Chess::default(),
             };
-            shakmaty::perft(&pos, args.depth)
+            chess_perft(&pos, args.depth, args.divide)
         }
         GameTypeArg::ColumnDraughts => {
             let rules = args.column_rules.rules();
@@ -43,10 +84,16 @@ pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
                 Some(f) => cd::fen::parse(f, rules).map_err(bad_fen)?,
                 None => cd::Position::start(rules),
             };
-            cd::perft(&pos, args.depth)
+            draughts_perft(&pos, args.depth, args.divide)
         }
     };
-    Ok(Outcome::print(format!("{n}\n")))
+    lines.sort();
+    let mut out: String = lines.iter().map(|(m, c)| format!("{m}: {c}\n")).collect();
+    if args.divide {
+        out.push('\n');
+    }
+    out.push_str(&format!("{n}\n"));
+    Ok(Outcome::print(out))
 }
 
 #[derive(Args, Debug)]
@@ -59,32 +106,41 @@ pub struct CompletionsArgs {
 pub fn completions(shell: Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut super::command(), "verify-claim", &mut out);
-    String::from_utf8_lossy(&out).into_owned()
+    let script = String::from_utf8_lossy(&out).into_owned();
+    if shell == Shell::Bash {
+        // clap_complete 4.6 names the `case` branches of a hyphenated
+        // binary `verify__subcmd__claim__...` but sets `cmd` to
+        // `verify__claim__...`, so no branch matched and nothing after the
+        // subcommand completed: the branches get the name `cmd` is given.
+        return script.replace("verify__subcmd__claim", "verify__claim");
+    }
+    if shell == Shell::Fish {
+        return script + &fish_positional_values();
+    }
+    script
 }
 
-#[derive(Args, Debug)]
-pub struct ManArgs {
-    /// A subcommand's own page (`scan`, `claim`, ...); default: the
-    /// top-level page, which lists them all.
-    pub subcommand: Option<String>,
-}
-
-/// The manual page, in roff: the top-level one or a subcommand's.
-pub fn man(args: &ManArgs) -> Result<String, Diagnostic> {
+/// clap_complete's fish script completes the values of options but not
+/// those of a positional argument (`verify-claim completions <TAB>`): one
+/// line each for those.
+fn fish_positional_values() -> String {
     let cmd = super::command();
-    let page = match &args.subcommand {
-        None => cmd,
-        Some(name) => {
-            let sub = cmd.find_subcommand(name).cloned().ok_or_else(|| {
-                Diagnostic::new("verify-claim man", None, format!("no subcommand {name}"))
-            })?;
-            let full = format!("verify-claim-{name}");
-            sub.name(full).bin_name(format!("verify-claim {name}"))
+    let mut out = String::new();
+    for sub in cmd.get_subcommands() {
+        for arg in sub.get_positionals() {
+            let values: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .map(|v| v.get_name().to_owned())
+                .collect();
+            if !values.is_empty() {
+                out.push_str(&format!(
+                    "complete -c verify-claim -n \"__fish_verify_claim_using_subcommand {}\" -f -a \"{}\"\n",
+                    sub.get_name(),
+                    values.join(" ")
+                ));
+            }
         }
-    };
-    let mut out = Vec::new();
-    clap_mangen::Man::new(page)
-        .render(&mut out)
-        .map_err(|e| Diagnostic::new("verify-claim man", None, e.to_string()))?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+    out
 }

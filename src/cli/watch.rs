@@ -81,7 +81,7 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
         Err(e) => return Err(Diagnostic::new("verify-claim watch", None, e.to_string())),
     }
     Ok(Outcome {
-        stdout: String::new(),
+        stdout: Vec::new(),
         status: 0,
     })
 }

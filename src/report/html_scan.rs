@@ -165,8 +165,8 @@ impl Printer for Html {
         Ok(())
     }
 
-    fn totals(&mut self, games: usize, plies: usize) {
-        self.totals = Some((games, plies));
+    fn totals(&mut self, summary: &crate::scan::Summary) {
+        self.totals = Some((summary.games, summary.plies));
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {

@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::claims::scan::{Kind, Severity};
 use crate::diag::Diagnostic;
-use crate::scan::{Needs, Row, Sink};
+use crate::output::escape;
+use crate::scan::{Needs, Row, Sink, Summary};
 
 /// A format: each item of the scan written to `out`. [`Printed`] makes one
 /// a [`Sink`]. Printers say nothing on stderr (the CLI's sink does).
@@ -33,9 +34,9 @@ pub trait Printer {
         let _ = (file, message, out);
         Ok(())
     }
-    /// The games and plies scanned, told just before [`Printer::finish`].
-    fn totals(&mut self, games: usize, plies: usize) {
-        let _ = (games, plies);
+    /// The scan's totals, told just before [`Printer::finish`].
+    fn totals(&mut self, summary: &Summary) {
+        let _ = summary;
     }
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let _ = out;
@@ -70,8 +71,8 @@ impl<P: Printer, W: Write> Sink for Printed<P, W> {
     fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
         self.printer.chunk_text(text, &mut self.out)
     }
-    fn totals(&mut self, games: usize, plies: usize) {
-        self.printer.totals(games, plies)
+    fn totals(&mut self, summary: &Summary) {
+        self.printer.totals(summary)
     }
     fn finish(&mut self) -> io::Result<()> {
         self.printer.finish(&mut self.out)?;
@@ -91,8 +92,9 @@ pub enum ScanFormat {
     Jsonl,
     /// One row per finding, with a header.
     Csv,
-    /// GitHub workflow annotations.
-    Github,
+    /// GitHub workflow annotations, ending with a line that says what was
+    /// left out below the severity the scan was given.
+    Github(Severity),
     /// The input games written back, a comment at each finding at or above
     /// the severity.
     Pgn(Severity),
@@ -109,7 +111,7 @@ pub fn printer<'a, W: Write + 'a>(format: ScanFormat, out: W) -> Box<dyn Sink + 
         ScanFormat::Text { colour } => boxed(Text::new(colour), out),
         ScanFormat::Jsonl => boxed(Jsonl, out),
         ScanFormat::Csv => boxed(Csv::new(), out),
-        ScanFormat::Github => boxed(Github, out),
+        ScanFormat::Github(min) => boxed(Github::new(min), out),
         ScanFormat::Pgn(min) => boxed(super::pgn::Pgn::new(min), out),
         ScanFormat::Html => boxed(super::html_scan::Html::new(), out),
     }
@@ -209,8 +211,11 @@ impl Default for Csv {
 }
 
 /// Writes one field, quoted (quotes doubled) when it holds a comma, a
-/// quote or a line end.
+/// quote or a line end; control characters shown escaped, and a cell a
+/// spreadsheet would take for a formula made text (`escape::csv_cell`).
 fn csv_field(out: &mut dyn Write, s: &str) -> io::Result<()> {
+    let s = escape::text(s);
+    let s = &*escape::csv_cell(&s);
     if s.contains([',', '"', '\n', '\r']) {
         out.write_all(b"\"")?;
         for (i, part) in s.split('"').enumerate() {
@@ -271,10 +276,22 @@ impl Printer for Csv {
     }
 }
 
-pub struct Github;
+pub struct Github {
+    min: Severity,
+    by_kind: std::collections::BTreeMap<Kind, usize>,
+}
+
+impl Github {
+    pub fn new(min: Severity) -> Github {
+        Github {
+            min,
+            by_kind: Default::default(),
+        }
+    }
+}
 
 fn gh_escape(s: &str, property: bool) -> String {
-    let mut t = s
+    let mut t = escape::text(s)
         .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A");
@@ -284,24 +301,49 @@ fn gh_escape(s: &str, property: bool) -> String {
     t
 }
 
+fn gh_level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "notice",
+    }
+}
+
+/// Whether the lines of `file` are those of its decompressed text, not of
+/// the file GitHub shows (named as compressed: `.zst`, `.gz`, `.bz2`).
+fn compressed(file: &str) -> bool {
+    crate::input::open::Compression::from_name(file).is_some()
+}
+
 impl Printer for Github {
+    fn totals(&mut self, summary: &Summary) {
+        self.by_kind.clone_from(&summary.by_kind);
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        github_summary(&self.by_kind, self.min, out)
+    }
+
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
         let f = &r.placed.finding;
-        let level = match f.kind.severity() {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "notice",
-        };
+        let level = gh_level(f.kind.severity());
+        let (file, kind) = (gh_escape(r.file, true), gh_escape(f.kind.name(), true));
+        let message = gh_escape(&f.message, false);
+        let (line, col) = (r.placed.place.line, r.placed.place.col);
+        if compressed(r.file) {
+            // A line of the decompressed text would point into the
+            // compressed file: the annotation names the game instead.
+            return writeln!(
+                out,
+                "::{level} file={file},title={kind} in game {}::game {}, ply {} (line {line}, \
+                 column {col} of the decompressed text): {message}",
+                r.game, r.game, f.ply
+            );
+        }
         writeln!(
             out,
-            "::{level} file={},line={},col={},title={}::game {}, ply {}: {}",
-            gh_escape(r.file, true),
-            r.placed.place.line,
-            r.placed.place.col,
-            gh_escape(f.kind.name(), true),
-            r.game,
-            f.ply,
-            gh_escape(&f.message, false)
+            "::{level} file={file},line={line},col={col},title={kind}::game {}, ply {}: {message}",
+            r.game, f.ply
         )
     }
 
@@ -326,6 +368,50 @@ impl Printer for Github {
             gh_escape(message, false)
         )
     }
+}
+
+/// The line a `--format github` run ends with: the findings shown, and
+/// those below `min` left out (they are counted in the exit status and
+/// the summary all the same), with how to show them.
+pub fn github_summary(
+    by_kind: &std::collections::BTreeMap<Kind, usize>,
+    min: Severity,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut counts = [0usize; 3];
+    for (kind, n) in by_kind {
+        counts[kind.severity() as usize] += n;
+    }
+    let words = ["notice", "warning", "error"];
+    let count = |i: usize| {
+        let s = if counts[i] == 1 { "" } else { "s" };
+        format!("{} {}{s}", counts[i], words[i])
+    };
+    let shown: Vec<String> = (0..3)
+        .rev()
+        .filter(|&i| i >= min as usize)
+        .map(count)
+        .collect();
+    let left: Vec<String> = (0..3)
+        .rev()
+        .filter(|&i| i < min as usize)
+        .map(count)
+        .collect();
+    let left = if left.is_empty() {
+        "nothing left out".to_owned()
+    } else {
+        format!(
+            "left out: {} (below --min-severity {}; --min-severity info shows them)",
+            left.join(", "),
+            words[min as usize].replace("notice", "info")
+        )
+    };
+    writeln!(
+        out,
+        "::notice title=verify-claim summary::shown: {}; {left}",
+        shown.join(", ")
+    )?;
+    out.flush()
 }
 
 /// Text for people: a heading per file and per game.
@@ -359,7 +445,7 @@ impl Printer for Text {
             if self.file.is_some() {
                 writeln!(out)?;
             }
-            writeln!(out, "{}", self.paint("1", r.file))?;
+            writeln!(out, "{}", self.paint("1", &escape::field(r.file)))?;
             self.file = Some(r.file.to_owned());
             self.game = 0;
         }
@@ -368,7 +454,9 @@ impl Printer for Text {
             writeln!(
                 out,
                 "  game {} ({} – {})",
-                r.game, r.placed.white, r.placed.black
+                r.game,
+                escape::field(&r.placed.white),
+                escape::field(&r.placed.black)
             )?;
         }
         let f = &r.placed.finding;
@@ -378,8 +466,8 @@ impl Printer for Text {
             Severity::Info => ("36", "info"),
         };
         let extra = match (&f.recorded, &f.expected) {
-            (Some(r), Some(e)) => format!(" [recorded {r}, expected {e}]"),
-            (Some(r), None) => format!(" [recorded {r}]"),
+            (Some(r), Some(e)) => format!(" [recorded {}, expected {e}]", escape::field(r)),
+            (Some(r), None) => format!(" [recorded {}]", escape::field(r)),
             _ => String::new(),
         };
         writeln!(
@@ -389,7 +477,7 @@ impl Printer for Text {
             f.ply,
             self.paint(code, tag),
             f.kind.name(),
-            f.message
+            escape::text(&f.message)
         )
     }
 }

@@ -28,10 +28,17 @@ pub fn rule_words(rule: &str) -> &str {
     }
 }
 
-/// Renders the claim report: the heading, then (unless the claim was no
+/// Renders the claim report, its control characters shown escaped (a tag
+/// value, a file name or a written move cannot drive the terminal:
+/// [`crate::output::escape`]).
+pub fn claim(r: &ClaimReport) -> String {
+    crate::output::escape::text(&note(r)).into_owned()
+}
+
+/// The claim report unescaped: the heading, then (unless the claim was no
 /// claim at all) how the game ended, the grounds or why not, the evidence,
 /// the dead-position check and what follows; the position and notes last.
-pub fn claim(r: &ClaimReport) -> String {
+fn note(r: &ClaimReport) -> String {
     let v = &r.verdict;
     let mut s = String::new();
     heading(r, &mut s);

@@ -64,6 +64,12 @@ impl Row<'_> {
     pub fn message(&self) -> &str {
         &self.placed.finding.message
     }
+
+    /// Whether this is the error of a game too large to hold, which no
+    /// chunk holds (so `--format pgn` cannot write it back).
+    pub fn not_read(&self) -> bool {
+        self.kind() == Kind::ParseError && self.message().starts_with(crate::scan::NOT_READ)
+    }
 }
 
 /// What a sink needs of each game besides its findings; the workers provide
@@ -114,9 +120,10 @@ pub trait Sink {
     fn progress(&mut self, done: u64, total: u64) {
         let _ = (done, total);
     }
-    /// The games and plies scanned, told just before [`Sink::finish`].
-    fn totals(&mut self, games: usize, plies: usize) {
-        let _ = (games, plies);
+    /// The scan's totals (games, plies, findings by kind, every severity),
+    /// told just before [`Sink::finish`].
+    fn totals(&mut self, summary: &crate::scan::Summary) {
+        let _ = summary;
     }
     /// The scan is over (not called when it failed).
     fn finish(&mut self) -> io::Result<()> {
@@ -143,8 +150,8 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     fn progress(&mut self, done: u64, total: u64) {
         (**self).progress(done, total)
     }
-    fn totals(&mut self, games: usize, plies: usize) {
-        (**self).totals(games, plies)
+    fn totals(&mut self, summary: &crate::scan::Summary) {
+        (**self).totals(summary)
     }
     fn finish(&mut self) -> io::Result<()> {
         (**self).finish()
@@ -170,8 +177,8 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
     fn progress(&mut self, done: u64, total: u64) {
         (**self).progress(done, total)
     }
-    fn totals(&mut self, games: usize, plies: usize) {
-        (**self).totals(games, plies)
+    fn totals(&mut self, summary: &crate::scan::Summary) {
+        (**self).totals(summary)
     }
     fn finish(&mut self) -> io::Result<()> {
         (**self).finish()
