@@ -242,7 +242,9 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     let total_bytes: u64 = items
         .iter()
         .map(|i| match i {
-            Item::File(p) if p != "-" => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+            Item::File(p) if p.as_os_str() != "-" => {
+                std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)
+            }
             _ => 0,
         })
         .sum();
