@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+pub mod harness;
+
 pub struct Run {
     pub status: i32,
     pub stdout: String,
@@ -84,27 +86,38 @@ pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
     )
 }
 
-/// `../shared` beside the crate, when present. Tests that need it call this
-/// and return early, saying so, when it is absent.
-pub fn shared() -> Option<PathBuf> {
+/// `../shared` beside the crate, when present.
+pub fn shared_dir() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if p.join("labels").is_dir() {
-        Some(p)
-    } else {
+    p.join("labels").is_dir().then_some(p)
+}
+
+/// `../shared`, for a test listed with [`harness::SHARED`] (which runs it
+/// only when it is there).
+pub fn shared_path() -> PathBuf {
+    shared_dir().expect("../shared is absent: list this test with harness::SHARED")
+}
+
+/// `../shared` beside the crate, when present. Tests under the libtest
+/// harness call this and return early, saying so, when it is absent;
+/// a `harness = false` target lists the test with [`harness::SHARED`].
+pub fn shared() -> Option<PathBuf> {
+    let p = shared_dir();
+    if p.is_none() {
         skipped("../shared is absent; this test needs its labelled data");
-        None
     }
+    p
 }
 
 /// A Python interpreter with python-chess, for the oracle: $ORACLE_PYTHON,
 /// else `python3` if it imports `chess`.
-pub fn oracle_python() -> Option<String> {
+pub fn find_oracle_python() -> Option<String> {
     let candidates: Vec<String> = std::env::var("ORACLE_PYTHON")
         .into_iter()
         .chain(["python3".to_owned()])
         .collect();
-    for py in candidates {
-        let ok = Command::new(&py)
+    candidates.into_iter().find(|py| {
+        Command::new(py)
             .args([
                 "-c",
                 "import chess, chess.pgn; assert chess.__version__ >= '1.11'",
@@ -112,13 +125,23 @@ pub fn oracle_python() -> Option<String> {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
-            .is_ok_and(|s| s.success());
-        if ok {
-            return Some(py);
-        }
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// The oracle's Python, for a test listed with [`harness::ORACLE`].
+pub fn oracle_path() -> String {
+    find_oracle_python().expect("no python with python-chess: list this test with harness::ORACLE")
+}
+
+/// [`find_oracle_python`], saying the test is skipped when there is none
+/// (for tests under the libtest harness).
+pub fn oracle_python() -> Option<String> {
+    let py = find_oracle_python();
+    if py.is_none() {
+        skipped("no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
     }
-    skipped("no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
-    None
+    py
 }
 
 /// The variable that turns every skip into a failure (set by `.ci/run`,
