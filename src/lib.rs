@@ -133,3 +133,6 @@ pub mod report;
 pub mod scan;
 #[doc(hidden)]
 pub mod watch;
+
+#[cfg(test)]
+mod tests;

@@ -4,14 +4,14 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use verify_claim::claims::{self, ClaimKind, ClaimRequest, Replay, scan::ScanOptions};
-use verify_claim::game::{
+use crate::claims::{self, ClaimKind, ClaimRequest, Replay, scan::ScanOptions};
+use crate::game::{
     Game, GameType, Search,
     chess::ChessGame,
     column_draughts::{self, ColumnDraughts},
 };
-use verify_claim::laws::{Edition, Rulebook};
-use verify_claim::record::{Encoding, Reader};
+use crate::laws::{Edition, Rulebook};
+use crate::record::{Encoding, Reader};
 
 struct Rng(u64);
 
@@ -71,7 +71,7 @@ fn exercise<G: Game>(bytes: &[u8], variant: G::Variant, rules: &Rulebook, writte
             let _ = claims::decide(&replay, rules, None, &req);
         }
     }
-    let _ = verify_claim::scan::scan_bytes(bytes, &ScanOptions::default());
+    let _ = crate::scan::scan_bytes(bytes, &ScanOptions::default());
 }
 
 #[test]
