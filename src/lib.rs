@@ -134,5 +134,7 @@ pub mod scan;
 #[doc(hidden)]
 pub mod watch;
 
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 #[cfg(test)]
 mod tests;

@@ -8,6 +8,7 @@ mod dead_chess960;
 mod dead_positions;
 mod dead_quick_memo;
 mod draughts_perft;
+mod fuzz_corpus;
 mod no_panic;
 mod oracle;
 mod quick_gate;
