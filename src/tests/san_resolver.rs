@@ -4,7 +4,7 @@
 //! added) and on a few million strings in random positions, legal and
 //! illegal alike.
 //!
-//! The corpus part needs ../shared (it prints SKIPPED without it); both
+//! The corpus part needs ../shared (ignored without it); both
 //! parts take about 30 s in a debug build.
 
 use super::support;
@@ -59,7 +59,6 @@ fn variants(san: San) -> Vec<San> {
 #[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn resolver_agrees_with_shakmaty_on_the_corpus() {
     let Some(shared) = support::shared() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
         return;
     };
     let mut compared = 0;
