@@ -367,14 +367,17 @@ pub fn expand(paths: &[String]) -> Result<Vec<(String, u64, bool)>, Error> {
     let mut out = Vec::new();
     for item in expand(paths) {
         match item {
-            Item::File(p) => {
-                let meta = std::fs::metadata(&p)
+            Item::File(path) => {
+                // Python gets the printed name (a name that is not UTF-8
+                // is escaped, `\xHH`, and cannot be opened from it yet).
+                let p = verify_claim::input::walk::display_name(&path);
+                let meta = std::fs::metadata(&path)
                     .map_err(|e| input_error(&p, format!("cannot read: {e}")))?;
                 let mut head = [0u8; 4];
-                let n = std::fs::File::open(&p)
+                let n = std::fs::File::open(&path)
                     .and_then(|mut f| f.read(&mut head))
                     .map_err(|e| input_error(&p, format!("cannot read: {e}")))?;
-                let compressed = Compression::from_name(&p)
+                let compressed = Compression::from_path(&path)
                     .unwrap_or_else(|| Compression::from_magic(&head[..n]))
                     != Compression::None;
                 out.push((p, meta.len(), compressed));
