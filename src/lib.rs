@@ -187,3 +187,8 @@ pub mod report;
 mod scan;
 #[doc(hidden)]
 pub mod watch;
+
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
+#[cfg(test)]
+mod tests;

@@ -333,7 +333,9 @@ fn inputs(source: Source, follow: bool) -> (Vec<Input>, u64) {
             let total = items
                 .iter()
                 .map(|i| match i {
-                    Item::File(p) if p != "-" => std::fs::metadata(p).map_or(0, |m| m.len()),
+                    Item::File(p) if p.as_os_str() != "-" => {
+                        std::fs::metadata(p).map_or(0, |m| m.len())
+                    }
                     _ => 0,
                 })
                 .sum();
@@ -341,7 +343,7 @@ fn inputs(source: Source, follow: bool) -> (Vec<Input>, u64) {
         }
         Source::File(path) => {
             let total = std::fs::metadata(&path).map_or(0, |m| m.len());
-            (vec![Input::Walked(Item::File(path))], total)
+            (vec![Input::Walked(Item::File(path.into()))], total)
         }
         Source::Reader { name, reader } => (vec![Input::Reader(name.into(), reader)], 0),
         Source::Range { path, start, end } => (

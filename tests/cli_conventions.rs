@@ -1,7 +1,20 @@
 //! The command line follows the conventions: subcommands, `help`,
-//! completion scripts a shell accepts, a man page `man` renders.
+//! completion scripts a shell accepts, a man page `man` renders. Without
+//! `man` its test shows as ignored (tests/common/harness.rs).
 
+mod common;
+
+use common::harness::Need;
 use std::process::{Command, Stdio};
+
+/// `man`, which renders the page.
+const MAN: Need = Need {
+    what: "man",
+    check: || match Command::new("man").arg("--version").output() {
+        Ok(_) => Ok(()),
+        Err(_) => Err("man is not installed".into()),
+    },
+};
 
 fn vc(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_verify-claim"))
@@ -14,7 +27,6 @@ fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-#[test]
 fn help_lists_every_subcommand() {
     for args in [&["--help"][..], &["help"]] {
         let o = vc(args);
@@ -38,7 +50,6 @@ fn help_lists_every_subcommand() {
     assert!(stdout(&o).contains("--fail-on"));
 }
 
-#[test]
 fn a_file_is_a_claim_and_claim_names_it_too() {
     let f = "fixtures/chess/threefold-written.pgn";
     let a = vc(&[f, "--move", "Ng8", "--format", "json"]);
@@ -48,14 +59,12 @@ fn a_file_is_a_claim_and_claim_names_it_too() {
     assert!(stdout(&a).contains("\"valid\":true"));
 }
 
-#[test]
 fn a_missing_file_is_an_error_with_its_name() {
     let o = vc(&["no-such-file.pgn"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).starts_with("no-such-file.pgn: error:"));
 }
 
-#[test]
 fn bash_accepts_the_completion_script_and_completes_subcommands() {
     let o = vc(&["completions", "bash"]);
     assert!(o.status.success());
@@ -82,7 +91,6 @@ fn bash_accepts_the_completion_script_and_completes_subcommands() {
     assert_eq!(stdout(&out).trim(), "scan");
 }
 
-#[test]
 fn every_shell_gets_a_script() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
         let o = vc(&["completions", shell]);
@@ -91,12 +99,7 @@ fn every_shell_gets_a_script() {
     }
 }
 
-#[test]
 fn man_renders_the_page() {
-    if Command::new("man").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: man is not installed");
-        return;
-    }
     for args in [&["man"][..], &["man", "scan"]] {
         let page = vc(args);
         assert!(page.status.success());
@@ -125,4 +128,13 @@ fn man_renders_the_page() {
         };
         assert!(text.contains(expected), "{text}");
     }
+}
+
+verify_claim_tests_main! {
+    help_lists_every_subcommand,
+    a_file_is_a_claim_and_claim_names_it_too,
+    a_missing_file_is_an_error_with_its_name,
+    bash_accepts_the_completion_script_and_completes_subcommands,
+    every_shell_gets_a_script,
+    man_renders_the_page: [MAN],
 }

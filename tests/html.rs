@@ -4,8 +4,9 @@
 //! lists), and for its page count. The PNGs are kept in
 //! `target/tmp/html/` to look at.
 //!
-//! Without Chromium the tests print `SKIPPED: ...` and pass, unless
-//! `VERIFY_CLAIM_REQUIRE_ORACLE=1` (CI), where they fail.
+//! Without Chromium the rendering tests show as ignored (the reason on
+//! stderr), unless `VERIFY_CLAIM_REQUIRE_ORACLE=1` (CI), where they fail;
+//! the checks of the pages' text run everywhere.
 
 mod common;
 
@@ -13,11 +14,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::harness::Need;
 use common::{json, run};
 
-/// Chromium, or `None` after saying why the test is skipped.
-fn chromium(test: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("VERIFY_CLAIM_CHROMIUM")
+/// Chromium: `$VERIFY_CLAIM_CHROMIUM`, else `chromium`, `chromium-browser`
+/// or `google-chrome` on the PATH.
+fn find_chromium() -> Option<PathBuf> {
+    std::env::var_os("VERIFY_CLAIM_CHROMIUM")
         .map(PathBuf::from)
         .into_iter()
         .chain(
@@ -31,15 +34,21 @@ fn chromium(test: &str) -> Option<PathBuf> {
                     })
                 }),
         )
-        .find(|p| p.is_file());
-    if found.is_none() {
-        assert!(
-            std::env::var("VERIFY_CLAIM_REQUIRE_ORACLE").as_deref() != Ok("1"),
-            "{test}: Chromium is required (VERIFY_CLAIM_REQUIRE_ORACLE=1) but not installed"
-        );
-        println!("SKIPPED: {test}: Chromium not installed (apt-get install chromium)");
-    }
-    found
+        .find(|p| p.is_file())
+}
+
+/// What the rendering tests need.
+const CHROMIUM: Need = Need {
+    what: "Chromium",
+    check: || match find_chromium() {
+        Some(_) => Ok(()),
+        None => Err("Chromium not installed (apt-get install chromium)".into()),
+    },
+};
+
+/// Chromium, for a test listed with [`CHROMIUM`].
+fn chromium() -> PathBuf {
+    find_chromium().expect("Chromium: list this test with CHROMIUM")
 }
 
 fn out_dir() -> PathBuf {
@@ -157,11 +166,8 @@ fn claim_case(chrome: &Path, name: &str, args: &[&str], pages: usize) {
     assert_eq!(got.pages, pages, "{name}: PDF pages");
 }
 
-#[test]
 fn claim_reports_render() {
-    let Some(chrome) = chromium("claim_reports_render") else {
-        return;
-    };
+    let chrome = chromium();
     // Threefold on the board, with a near miss (castling rights lost).
     claim_case(&chrome, "near-miss", &[&fx("chess/castling-lost.pgn")], 2);
     // With a written move.
@@ -208,8 +214,8 @@ fn claim_reports_render() {
     );
 }
 
-#[test]
-fn claim_report_escapes_tag_values() {
+/// The claim report of a record whose tag values hold markup.
+fn escaped_page() -> String {
     let pgn = "[Event \"<script>alert(1)</script>\"]\n[White \"O'Neil & \\\"Sons\\\"\"]\n[Black \"<b>B</b>\"]\n[Result \"*\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
     let r = common::run_with_stdin(&["-", "--format", "html"], Some(pgn.as_bytes()));
     assert_eq!(r.status, 0, "{}", r.stderr);
@@ -217,15 +223,21 @@ fn claim_report_escapes_tag_values() {
     assert!(!r.stdout.contains("<b>B</b>"), "unescaped tag value");
     assert!(r.stdout.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(r.stdout.contains("O&#39;Neil &amp; &quot;Sons&quot;"));
-    let Some(chrome) = chromium("claim_report_escapes_tag_values") else {
-        return;
-    };
-    let got = render(&chrome, "escaped", &r.stdout);
+    r.stdout
+}
+
+fn claim_report_escapes_tag_values() {
+    escaped_page();
+}
+
+fn claim_report_with_markup_renders() {
+    let got = render(&chromium(), "escaped", &escaped_page());
     assert_eq!(diagrams(&got.dom), 3);
 }
 
-#[test]
-fn scan_report_renders() {
+/// The scan page of the scan fixtures, checked against the JSON lines, and
+/// the number of positions that have findings.
+fn scan_page() -> (String, usize) {
     let args = ["scan", "fixtures/scan", "fixtures/draughts", "--jobs", "2"];
     let mut a = args.to_vec();
     a.extend(["--format", "jsonl"]);
@@ -253,12 +265,26 @@ fn scan_report_renders() {
         r.stdout.matches("class=\"finding\"").count(),
         findings.len()
     );
-    let Some(chrome) = chromium("scan_report_renders") else {
-        return;
-    };
-    let got = render(&chrome, "scan", &r.stdout);
-    assert_eq!(diagrams(&got.dom), positions.len(), "scan: board diagrams");
+    (r.stdout, positions.len())
+}
+
+fn scan_report_lists_every_finding() {
+    scan_page();
+}
+
+fn scan_report_renders() {
+    let (page, positions) = scan_page();
+    let got = render(&chromium(), "scan", &page);
+    assert_eq!(diagrams(&got.dom), positions, "scan: board diagrams");
     assert!(got.dom.contains("Scan report"));
     // fixtures/scan holds kinds.pgn, flag-fall.pgn and annotate.pgn.
     assert_eq!(got.pages, 5, "scan: PDF pages");
+}
+
+verify_claim_tests_main! {
+    claim_reports_render: [CHROMIUM],
+    claim_report_escapes_tag_values,
+    claim_report_with_markup_renders: [CHROMIUM],
+    scan_report_lists_every_finding,
+    scan_report_renders: [CHROMIUM],
 }

@@ -261,26 +261,29 @@ pub fn input_files<S: AsRef<str>>(paths: &[S], follow: bool) -> Vec<Result<Input
     let paths: Vec<String> = paths.iter().map(|p| p.as_ref().to_owned()).collect();
     let fail =
         |p: &str, e: &dyn std::fmt::Display| Diagnostic::new(p, None, format!("cannot read: {e}"));
+    let name = crate::input::walk::display_name;
     expand_with(&paths, follow)
         .into_iter()
         .filter_map(|item| match item {
-            Item::File(p) => Some(input_file(&p).map_err(|e| fail(&p, &e))),
+            Item::File(p) => Some(input_file(&p).map_err(|e| fail(&name(&p), &e))),
             Item::Unreadable(p, e) => Some(Err(fail(&p, &e))),
             Item::Skipped(..) => None,
         })
         .collect()
 }
 
-fn input_file(path: &str) -> io::Result<InputFile> {
+/// A file's listing; a name that is not UTF-8 is given escaped (`\xHH`),
+/// as the scan prints it.
+fn input_file(path: &std::path::Path) -> io::Result<InputFile> {
     use crate::input::open::Compression;
     let meta = std::fs::metadata(path)?;
     let mut head = [0u8; 4];
     let n = std::fs::File::open(path)?.read(&mut head)?;
-    let compressed = Compression::from_name(path)
+    let compressed = Compression::from_path(path)
         .unwrap_or_else(|| Compression::from_magic(&head[..n]))
         != Compression::None;
     Ok(InputFile {
-        path: path.to_owned(),
+        path: crate::input::walk::display_name(path),
         len: meta.len(),
         plain: meta.is_file() && !compressed,
     })

@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -17,12 +18,17 @@ pub enum Compression {
 
 impl Compression {
     pub fn from_name(name: &str) -> Option<Compression> {
-        let lower = name.to_ascii_lowercase();
-        if lower.ends_with(".zst") || lower.ends_with(".zstd") {
+        Compression::from_path(Path::new(name))
+    }
+
+    /// By the name's extension, read as bytes (the name need not be UTF-8).
+    pub fn from_path(path: &Path) -> Option<Compression> {
+        let lower = path.as_os_str().as_encoded_bytes().to_ascii_lowercase();
+        if lower.ends_with(b".zst") || lower.ends_with(b".zstd") {
             Some(Compression::Zstd)
-        } else if lower.ends_with(".gz") {
+        } else if lower.ends_with(b".gz") {
             Some(Compression::Gzip)
-        } else if lower.ends_with(".bz2") {
+        } else if lower.ends_with(b".bz2") {
             Some(Compression::Bzip2)
         } else {
             None
@@ -52,8 +58,9 @@ pub enum Source {
 }
 
 /// Opens a path for a scan; `count` gets the raw bytes a stream passes.
-pub fn open_source(path: &str, count: Arc<AtomicU64>) -> io::Result<Source> {
-    if path != "-" && Compression::from_name(path).is_none() {
+pub fn open_source(path: impl AsRef<Path>, count: Arc<AtomicU64>) -> io::Result<Source> {
+    let path = path.as_ref();
+    if !is_stdin(path) && Compression::from_path(path).is_none() {
         let file = File::open(path)?;
         let meta = file.metadata()?;
         if meta.is_file() {
@@ -68,11 +75,14 @@ pub fn open_source(path: &str, count: Arc<AtomicU64>) -> io::Result<Source> {
     open_counted(path, count).map(Source::Stream)
 }
 
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 fn read_head(file: &File, head: &mut [u8]) -> io::Result<usize> {
-    use std::os::unix::fs::FileExt;
     let mut n = 0;
     while n < head.len() {
-        match file.read_at(&mut head[n..], n as u64) {
+        match read_at(file, &mut head[n..], n as u64) {
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -82,12 +92,68 @@ fn read_head(file: &File, head: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// Reads at `offset` without moving a cursor another thread relies on: the
+/// one place the platform shows in reading.
+#[cfg(unix)]
+pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+/// Windows' positional read (it moves the file's cursor, which no reader of
+/// a [`Source::Plain`] file uses).
+#[cfg(windows)]
+pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+/// Elsewhere: seek and read, one thread at a time.
+#[cfg(not(any(unix, windows)))]
+pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::io::{Seek, SeekFrom};
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut cursor = file;
+    cursor.seek(SeekFrom::Start(offset))?;
+    cursor.read(buf)
+}
+
+/// Fills `buf` from `offset` (an `UnexpectedEof` error if the file ends
+/// first).
+#[cfg(unix)]
+pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Fills `buf` from `offset`, as Unix's `read_exact_at` does.
+#[cfg(not(unix))]
+pub(crate) fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match read_at(file, buf, offset) {
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "failed to fill whole buffer",
+                ));
+            }
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 fn file_reader(file: File, count: Arc<AtomicU64>) -> Box<dyn Read + Send> {
     Box::new(Counted { inner: file, count })
 }
 
 /// A reader over the decompressed bytes of a path (`-`: standard input).
-pub fn open(path: &str) -> io::Result<Box<dyn Read + Send>> {
+pub fn open(path: impl AsRef<Path>) -> io::Result<Box<dyn Read + Send>> {
     open_counted(path, Arc::new(AtomicU64::new(0)))
 }
 
@@ -107,8 +173,12 @@ impl<R: Read> Read for Counted<R> {
 }
 
 /// Like [`open`], adding the raw bytes read to `count`.
-pub fn open_counted(path: &str, count: Arc<AtomicU64>) -> io::Result<Box<dyn Read + Send>> {
-    let raw: Box<dyn Read + Send> = if path == "-" {
+pub fn open_counted(
+    path: impl AsRef<Path>,
+    count: Arc<AtomicU64>,
+) -> io::Result<Box<dyn Read + Send>> {
+    let path = path.as_ref();
+    let raw: Box<dyn Read + Send> = if is_stdin(path) {
         Box::new(Counted {
             inner: io::stdin(),
             count,
@@ -120,9 +190,9 @@ pub fn open_counted(path: &str, count: Arc<AtomicU64>) -> io::Result<Box<dyn Rea
 }
 
 /// Decompresses by the name's extension, else by the first bytes.
-fn decompress(raw: Box<dyn Read + Send>, path: &str) -> io::Result<Box<dyn Read + Send>> {
+fn decompress(raw: Box<dyn Read + Send>, path: &Path) -> io::Result<Box<dyn Read + Send>> {
     let mut buffered = BufReader::with_capacity(1 << 16, raw);
-    let compression = match Compression::from_name(path) {
+    let compression = match Compression::from_path(path) {
         Some(c) => c,
         None => Compression::from_magic(buffered.fill_buf()?),
     };

@@ -17,7 +17,6 @@
 
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::chunks::{
@@ -40,7 +39,7 @@ pub trait ReadAt: Send + Sync {
 
 impl ReadAt for File {
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        FileExt::read_exact_at(self, buf, offset)
+        super::open::read_exact_at(self, buf, offset)
     }
 }
 

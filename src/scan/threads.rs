@@ -92,8 +92,12 @@ impl Producer {
         sent
     }
 
-    fn input(&mut self, input: usize, path: &str) -> bool {
-        let file: Arc<str> = Arc::from(if path == "-" { "<stdin>" } else { path });
+    fn input(&mut self, input: usize, path: &std::path::Path) -> bool {
+        let file: Arc<str> = if path.as_os_str() == "-" {
+            Arc::from("<stdin>")
+        } else {
+            Arc::from(crate::input::walk::display_name(path))
+        };
         match open_source(path, Arc::clone(&self.consumed)) {
             Ok(Source::Plain(ranges)) => self.segments(input, file, ranges),
             Ok(Source::Stream(reader)) => self.stream(input, file, reader),

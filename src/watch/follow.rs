@@ -224,9 +224,9 @@ pub fn targets(paths: &[String], limit: usize) -> Vec<PathBuf> {
         if path.is_dir() {
             for item in crate::input::walk::expand(std::slice::from_ref(p)) {
                 if let crate::input::walk::Item::File(f) = item {
-                    let lower = f.to_ascii_lowercase();
-                    if lower.ends_with(".pgn") || lower.ends_with(".pdn") {
-                        out.push(PathBuf::from(f));
+                    let lower = f.as_os_str().as_encoded_bytes().to_ascii_lowercase();
+                    if lower.ends_with(b".pgn") || lower.ends_with(b".pdn") {
+                        out.push(f);
                     }
                 }
             }

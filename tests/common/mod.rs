@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+pub mod harness;
+
 pub struct Run {
     pub status: i32,
     pub stdout: String,
@@ -84,27 +86,38 @@ pub fn json(args: &[&str]) -> (i32, serde_json::Value) {
     )
 }
 
-/// `../shared` beside the crate, when present. Tests that need it call this
-/// and return early, saying so, when it is absent.
-pub fn shared() -> Option<PathBuf> {
+/// `../shared` beside the crate, when present.
+pub fn shared_dir() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if p.join("labels").is_dir() {
-        Some(p)
-    } else {
+    p.join("labels").is_dir().then_some(p)
+}
+
+/// `../shared`, for a test listed with [`harness::SHARED`] (which runs it
+/// only when it is there).
+pub fn shared_path() -> PathBuf {
+    shared_dir().expect("../shared is absent: list this test with harness::SHARED")
+}
+
+/// `../shared` beside the crate, when present. Tests under the libtest
+/// harness call this and return early, saying so, when it is absent;
+/// a `harness = false` target lists the test with [`harness::SHARED`].
+pub fn shared() -> Option<PathBuf> {
+    let p = shared_dir();
+    if p.is_none() {
         skipped("../shared is absent; this test needs its labelled data");
-        None
     }
+    p
 }
 
 /// A Python interpreter with python-chess, for the oracle: $ORACLE_PYTHON,
 /// else `python3` if it imports `chess`.
-pub fn oracle_python() -> Option<String> {
+pub fn find_oracle_python() -> Option<String> {
     let candidates: Vec<String> = std::env::var("ORACLE_PYTHON")
         .into_iter()
         .chain(["python3".to_owned()])
         .collect();
-    for py in candidates {
-        let ok = Command::new(&py)
+    candidates.into_iter().find(|py| {
+        Command::new(py)
             .args([
                 "-c",
                 "import chess, chess.pgn; assert chess.__version__ >= '1.11'",
@@ -112,13 +125,23 @@ pub fn oracle_python() -> Option<String> {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
-            .is_ok_and(|s| s.success());
-        if ok {
-            return Some(py);
-        }
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// The oracle's Python, for a test listed with [`harness::ORACLE`].
+pub fn oracle_path() -> String {
+    find_oracle_python().expect("no python with python-chess: list this test with harness::ORACLE")
+}
+
+/// [`find_oracle_python`], saying the test is skipped when there is none
+/// (for tests under the libtest harness).
+pub fn oracle_python() -> Option<String> {
+    let py = find_oracle_python();
+    if py.is_none() {
+        skipped("no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
     }
-    skipped("no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
-    None
+    py
 }
 
 /// The variable that turns every skip into a failure (set by `.ci/run`,
@@ -173,114 +196,4 @@ pub fn run_oracle(python: &str, shared: &Path, files: &[PathBuf], jobs: usize) -
         })
         .collect();
     (header, rows)
-}
-
-/// Replays every game of `../shared/corpus` (the zstd files too) with
-/// pgn-reader and shakmaty: `each_move(position, san, ply)` before each move
-/// is played (`ply` moves already played), `each_game(final position)` after
-/// a game replayed to its end. A game stops at the first move shakmaty
-/// refuses, and then has no final position. Returns the files read.
-pub fn replay_corpus(
-    shared: &Path,
-    each_move: impl FnMut(&shakmaty::Chess, shakmaty::san::San, usize),
-    each_game: impl FnMut(&shakmaty::Chess),
-) -> usize {
-    use std::io::Read;
-    use verify_claim::input::walk::{Item, expand};
-    // The scan's own walk: the records below the folder, sorted.
-    let paths: Vec<PathBuf> = expand(&[shared.join("corpus").display().to_string()])
-        .into_iter()
-        .filter_map(|item| match item {
-            Item::File(p) => Some(PathBuf::from(p)),
-            _ => None,
-        })
-        .collect();
-    let mut replay = Replay {
-        pos: shakmaty::Chess::default(),
-        ply: 0,
-        bad: false,
-        each_move,
-        each_game,
-    };
-    let mut read = 0;
-    for p in &paths {
-        let name = p.to_string_lossy();
-        let mut bytes = Vec::new();
-        if name.ends_with(".zst") {
-            let f = std::fs::File::open(p).unwrap();
-            zstd::stream::read::Decoder::new(f)
-                .unwrap()
-                .read_to_end(&mut bytes)
-                .unwrap();
-        } else if name.ends_with(".pgn") {
-            bytes = std::fs::read(p).unwrap();
-        } else {
-            continue;
-        }
-        read += 1;
-        let mut reader = pgn_reader::Reader::new(&bytes[..]);
-        while let Ok(Some(())) = reader.read_game(&mut replay) {}
-    }
-    read
-}
-
-struct Replay<M, G> {
-    pos: shakmaty::Chess,
-    ply: usize,
-    bad: bool,
-    each_move: M,
-    each_game: G,
-}
-
-impl<M, G> pgn_reader::Visitor for Replay<M, G>
-where
-    M: FnMut(&shakmaty::Chess, shakmaty::san::San, usize),
-    G: FnMut(&shakmaty::Chess),
-{
-    type Tags = Option<shakmaty::Chess>;
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> std::ops::ControlFlow<(), Self::Tags> {
-        std::ops::ControlFlow::Continue(None)
-    }
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: pgn_reader::RawTag<'_>,
-    ) -> std::ops::ControlFlow<()> {
-        if name == b"FEN" {
-            *tags = shakmaty::fen::Fen::from_ascii(value.as_bytes())
-                .ok()
-                .and_then(|f| f.into_position(shakmaty::CastlingMode::Chess960).ok());
-        }
-        std::ops::ControlFlow::Continue(())
-    }
-    fn begin_movetext(&mut self, tags: Self::Tags) -> std::ops::ControlFlow<(), ()> {
-        self.pos = tags.unwrap_or_default();
-        self.ply = 0;
-        self.bad = false;
-        std::ops::ControlFlow::Continue(())
-    }
-    fn san(&mut self, _: &mut (), san: pgn_reader::SanPlus) -> std::ops::ControlFlow<()> {
-        use shakmaty::Position;
-        if !self.bad {
-            (self.each_move)(&self.pos, san.san, self.ply);
-            match san.san.to_move(&self.pos) {
-                Ok(m) => self.pos.play_unchecked(m),
-                Err(_) => self.bad = true,
-            }
-            self.ply += 1;
-        }
-        std::ops::ControlFlow::Continue(())
-    }
-    fn begin_variation(&mut self, _: &mut ()) -> std::ops::ControlFlow<(), pgn_reader::Skip> {
-        std::ops::ControlFlow::Continue(pgn_reader::Skip(true))
-    }
-    fn end_game(&mut self, _: ()) {
-        if !self.bad {
-            (self.each_game)(&self.pos);
-        }
-    }
 }

@@ -11,7 +11,7 @@
 //! and null moves go to shakmaty unchanged.
 //!
 //! [`resolve`] gives exactly what `San::to_move` gives, errors included;
-//! `tests/san_resolver.rs` compares the two on the whole corpus and on
+//! `src/tests/san_resolver.rs` compares the two on the whole corpus and on
 //! random positions.
 
 use shakmaty::{
@@ -99,7 +99,7 @@ fn by_shakmaty(pos: &Chess, san: San) -> Result<Move, SanError> {
 /// (`O-O`, `O-O-O`), each with an
 /// optional `+` or `#`. `None` means "not one of these shapes", never
 /// "not SAN": the caller then asks shakmaty. Whatever this returns,
-/// `SanPlus::from_ascii` returns too (`tests/san_resolver.rs` checks every
+/// `SanPlus::from_ascii` returns too (`src/tests/san_resolver.rs` checks every
 /// short string).
 #[inline]
 pub fn quick_parse(text: &[u8]) -> Option<San> {

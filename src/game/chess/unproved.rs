@@ -24,7 +24,7 @@
 //!
 //! This is a statement about the analyser, not about chess: it never
 //! declares a position winnable or dead. Every verdict is still exactly the
-//! analyser's; `tests/quick_gate.rs` checks on every final position of the
+//! analyser's; `src/tests/quick_gate.rs` checks on every final position of the
 //! corpus, on positions along its games and on the D3-Chess vectors that
 //! whenever this says "cannot prove", the analyser, run, does not prove.
 //! It reads the analyser's own definitions (quoted at each function), so a

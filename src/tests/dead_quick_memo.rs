@@ -5,16 +5,13 @@
 //! the remembered entry, against chasolver run afresh (every fourth
 //! vector, to keep the test short). Skips, saying so, without `../shared`.
 
-mod common;
-
+use super::support;
 use std::str::FromStr;
 
 use rayon::prelude::*;
 
+use crate::game::chess::unwinnable::{Search, Win, can_mate, is_dead_playable, position_from_fen};
 use shakmaty::{Color, EnPassantMode, Position, fen::Fen};
-use verify_claim::game::chess::unwinnable::{
-    Search, Win, can_mate, is_dead_playable, position_from_fen,
-};
 
 fn fresh(fen: &str, side: Color) -> bool {
     let board = chess::Board::from_str(fen).unwrap();
@@ -26,11 +23,12 @@ fn fresh(fen: &str, side: Color) -> bool {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn remembered_verdicts_are_the_analysers() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
-    let lines: Vec<String> = common::d3chess_vectors(&shared)
+    let lines: Vec<String> = support::d3chess_vectors(&shared)
         .into_iter()
         .step_by(4) // a quarter of them: the analyser is run twice on each
         .collect();

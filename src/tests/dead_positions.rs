@@ -4,22 +4,22 @@
 //! contradiction is allowed; undetermined results are counted and reported.
 //! Skips, saying so, without `../shared`.
 
-mod common;
-
+use super::support;
+use crate::game::chess::unwinnable::{Search, Win, can_mate, position_from_fen};
 use rayon::prelude::*;
 use shakmaty::Color;
-use verify_claim::game::chess::unwinnable::{Search, Win, can_mate, position_from_fen};
 
 fn contradicts(ours: &Win, can: bool) -> bool {
     matches!((ours, can), (Win::Yes { .. }, false) | (Win::No, true))
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn d3chess_test_vector() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
-    let lines = common::d3chess_vectors(&shared);
+    let lines = support::d3chess_vectors(&shared);
     // (pairs, undetermined, quick proved, contradictions), in parallel.
     let results: Vec<(usize, usize, usize, Vec<String>)> = lines
         .par_iter()
@@ -67,8 +67,9 @@ fn d3chess_test_vector() {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn ambrona_labelled_final_positions() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
     let text = std::fs::read_to_string(
@@ -118,12 +119,13 @@ fn ambrona_labelled_final_positions() {
 /// their final positions must agree with the labels Ambrona's analyser gave
 /// them (`ambrona-unwinnability.tsv`, keyed by FEN without the clocks).
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn ashlar_cha_games() {
-    use verify_claim::claims::Replay;
-    use verify_claim::game::{Game, chess::ChessGame};
-    use verify_claim::record::{Encoding, Reader};
+    use crate::claims::Replay;
+    use crate::game::{Game, chess::ChessGame};
+    use crate::record::{Encoding, Reader};
 
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
     let tsv = std::fs::read_to_string(

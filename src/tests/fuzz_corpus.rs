@@ -1,10 +1,8 @@
 //! Replays the committed fuzz corpus (`fuzz/corpus/TARGET/`) through the
-//! same entry points as the fuzz targets, on stable: a regression that a
+//! same entry points as the fuzz targets (`crate::fuzzing`), on stable: a regression that a
 //! fuzzer once found is caught by a plain `cargo test`.
 
-#[path = "../fuzz/src/lib.rs"]
-#[allow(dead_code)]
-mod entries;
+use crate::fuzzing as entries;
 
 use std::path::Path;
 

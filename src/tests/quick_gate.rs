@@ -7,14 +7,13 @@
 //! most positions, or the scan pays for nothing. Skips, saying so, without
 //! `../shared` (the random part runs anyway).
 
-mod common;
-
+use super::support;
 use std::str::FromStr;
 
+use crate::game::chess::unproved::quick_test_cannot_prove;
+use crate::game::chess::unwinnable::{exotic_rights, fits_analyser, position_from_fen};
 use rayon::prelude::*;
 use shakmaty::{Chess, Color, EnPassantMode, Position, fen::Fen};
-use verify_claim::game::chess::unproved::quick_test_cannot_prove;
-use verify_claim::game::chess::unwinnable::{exotic_rights, fits_analyser, position_from_fen};
 
 /// What one position gave: (sides skipped, sides the analyser proved).
 fn check(pos: &Chess) -> (u32, u32) {
@@ -52,13 +51,14 @@ fn tally(positions: &[Chess]) -> (usize, u32, u32) {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn never_skips_what_the_analyser_proves_on_the_corpus() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
     // The final position of each game, and every sixth on the way.
     let (mut along, mut finals) = (Vec::new(), Vec::new());
-    common::replay_corpus(
+    support::replay_corpus(
         &shared,
         |pos, _, ply| {
             if ply > 0 && ply.is_multiple_of(6) {
@@ -79,12 +79,13 @@ fn never_skips_what_the_analyser_proves_on_the_corpus() {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn never_skips_what_the_analyser_proves_on_the_d3chess_vectors() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
     let mut positions = Vec::new();
-    for line in common::d3chess_vectors(&shared) {
+    for line in support::d3chess_vectors(&shared) {
         let board = line[2..].split_whitespace().next().unwrap().to_owned();
         for turn in ["w", "b"] {
             if let Ok(p) = position_from_fen(&format!("{board} {turn} - - 0 1")) {

@@ -4,14 +4,13 @@
 //! added) and on a few million strings in random positions, legal and
 //! illegal alike.
 //!
-//! The corpus part needs ../shared (it prints SKIPPED without it); both
+//! The corpus part needs ../shared (ignored without it); both
 //! parts take about 30 s in a debug build.
 
-mod common;
-
+use super::support;
+use crate::game::chess::san::resolve;
 use pgn_reader::SanPlus;
 use shakmaty::{CastlingMode, Chess, File, Move, Position, Rank, Role, Square, fen::Fen, san::San};
-use verify_claim::game::chess::san::resolve;
 
 /// Compares one SAN in one position; counts it.
 fn compare(pos: &Chess, san: San, count: &mut u64) {
@@ -57,13 +56,13 @@ fn variants(san: San) -> Vec<San> {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn resolver_agrees_with_shakmaty_on_the_corpus() {
-    let Some(shared) = common::shared() else {
-        eprintln!("SKIPPED: ../shared/corpus not found");
+    let Some(shared) = support::shared() else {
         return;
     };
     let mut compared = 0;
-    let read = common::replay_corpus(
+    let read = support::replay_corpus(
         &shared,
         |pos, san, _| {
             for v in variants(san) {
@@ -188,7 +187,7 @@ fn resolver_agrees_with_shakmaty_on_random_positions() {
 /// reads, shakmaty's parser reads the same.
 #[test]
 fn quick_parser_agrees_with_shakmaty() {
-    use verify_claim::game::chess::san::quick_parse;
+    use crate::game::chess::san::quick_parse;
     const ALPHABET: &[u8] = b"abcdefgh12345678NBRQKPOx=+#-0@Zqnkp9i ";
     let check = |t: &[u8], read: &mut u64| {
         if let Some(quick) = quick_parse(t) {

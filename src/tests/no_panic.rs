@@ -4,14 +4,14 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use verify_claim::claims::{self, ClaimKind, ClaimRequest, Replay};
-use verify_claim::game::{
+use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
+use crate::game::{
     Game, GameType, Search,
     chess::ChessGame,
     column_draughts::{self, ColumnDraughts},
 };
-use verify_claim::laws::{Edition, Rulebook};
-use verify_claim::record::{Encoding, Reader};
+use crate::laws::{Edition, Rulebook};
+use crate::record::{Encoding, Reader};
 
 struct Rng(u64);
 
@@ -72,11 +72,11 @@ fn exercise<G: Game>(bytes: &[u8], variant: G::Variant, rules: &Rulebook, writte
         }
     }
     // The scan catches a worker's panic and ends with it as an error item.
-    let settings = verify_claim::ScanSettings {
+    let settings = crate::ScanSettings {
         jobs: Some(1),
         ..Default::default()
     };
-    for item in verify_claim::scan_bytes("t.pgn", bytes, &settings) {
+    for item in crate::scan_bytes("t.pgn", bytes, &settings) {
         if let Err(d) = item {
             assert!(!d.message.contains("internal error"), "{d}");
         }

@@ -12,15 +12,14 @@
 //! move that would checkmate still supports a claim: notes, decision 5); that
 //! deviation has its own test in tests/claims.rs.
 
-mod common;
-
+use super::support;
 use std::path::Path;
 
+use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
+use crate::game::{Game, chess::ChessGame};
+use crate::laws::{Edition, Rulebook};
+use crate::record::{Encoding, MoveToken, Reader};
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
-use verify_claim::claims::{self, ClaimKind, ClaimRequest, Replay};
-use verify_claim::game::{Game, chess::ChessGame};
-use verify_claim::laws::{Edition, Rulebook};
-use verify_claim::record::{Encoding, MoveToken, Reader};
 
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 struct Flags {
@@ -71,7 +70,7 @@ fn flags_at(replay: &Replay<ChessGame>, rules: &Rulebook, p: usize) -> Flags {
         kind: ClaimKind::Any,
         claimant: None,
         // Dead positions are not compared here (python-chess has none).
-        dead_search: verify_claim::game::Search::Quick,
+        dead_search: crate::game::Search::Quick,
         scope: claims::Scope::Report,
     };
     let v = claims::decide(replay, rules, None, &req).expect("no written move");
@@ -105,8 +104,9 @@ fn replay_san(fen: &str, moves: &str) -> Replay<ChessGame> {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn labelled_cases() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
     let text = std::fs::read_to_string(shared.join("labels/repetition_fifty_cases.tsv")).unwrap();
@@ -183,11 +183,13 @@ fn our_games(path: &Path, rules: &Rulebook) -> Vec<([Option<usize>; 9], [usize; 
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
+#[cfg_attr(no_oracle, ignore = "no python with python-chess (ORACLE_PYTHON)")]
 fn ashlar_games_agree_with_the_oracle() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
-    let Some(python) = common::oracle_python() else {
+    let Some(python) = support::oracle_python() else {
         return;
     };
     let mut files = Vec::new();
@@ -200,7 +202,7 @@ fn ashlar_games_agree_with_the_oracle() {
         v.sort();
         files.extend(v);
     }
-    let (header, oracle) = common::run_oracle(&python, &shared, &files, 1);
+    let (header, oracle) = support::run_oracle(&python, &shared, &files, 1);
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
     let rules = Rulebook::fide(Edition::Fide2023);
     let mut wrong = Vec::new();

@@ -3,7 +3,7 @@
 //! stacks of characters, straight from the rules in the notes), by perft
 //! from the start position and from positions counted by hand.
 
-use verify_claim::game::column_draughts::{Rules, fen, perft};
+use crate::game::column_draughts::{Rules, fen, perft};
 
 /// A square's stack, top first: "w", "W", "b", "B" characters.
 #[derive(Clone, Copy)]
@@ -347,7 +347,7 @@ fn hand_counted_positions() {
 
 #[test]
 fn tower_released_by_a_capture_stays_in_place() {
-    use verify_claim::game::{Game, column_draughts::ColumnDraughts};
+    use crate::game::{Game, column_draughts::ColumnDraughts};
     let mut p = fen::parse("W:c3=w,d4=bw", Rules::Standard).unwrap();
     let m = ColumnDraughts::parse_recorded(&p, "c3:e5").unwrap();
     ColumnDraughts::play(&mut p, &m, 0);

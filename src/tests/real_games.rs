@@ -4,15 +4,14 @@
 //! Runs on the committed lichess sample (CC0) always, and on the plain PGN
 //! files of `../shared/corpus/` when present (skipping, saying so, when not).
 
-mod common;
-
+use super::support;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
+use crate::claims::Replay;
+use crate::game::{Game, chess::ChessGame};
+use crate::record::{Encoding, Reader};
 use pgn_reader::{RawTag, SanPlus, Visitor};
-use verify_claim::claims::Replay;
-use verify_claim::game::{Game, chess::ChessGame};
-use verify_claim::record::{Encoding, Reader};
 
 /// Replays every game that replays, checking hashes on every ply.
 /// Returns (games, plies, games refused).
@@ -71,8 +70,9 @@ fn corpus_files(shared: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn incremental_hash_equals_full_hash_on_the_shared_corpus() {
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
     let (mut games, mut plies) = (0, 0);
@@ -138,12 +138,13 @@ fn same_moves_as_pgn_reader(path: &Path) -> usize {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn our_reader_reads_the_same_moves_as_pgn_reader() {
     assert_eq!(
         same_moves_as_pgn_reader(Path::new("fixtures/chess/lichess-sample.pgn")),
         60
     );
-    let Some(shared) = common::shared() else {
+    let Some(shared) = support::shared() else {
         return;
     };
     for dir in ["lichess", "twic"] {

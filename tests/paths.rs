@@ -1,0 +1,57 @@
+//! Paths are read as paths, not as text: a file whose name is not UTF-8 is
+//! scanned like any other, and printed with its invalid bytes as `\xHH`.
+#![cfg(unix)]
+
+mod common;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+const MATE: &[u8] = b"[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+
+/// A fresh directory holding one game in `caf\xE9.pgn` (Latin-1 `café`).
+fn latin1_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("verify-claim-paths-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(OsStr::from_bytes(b"caf\xE9.pgn")), MATE).unwrap();
+    dir
+}
+
+#[test]
+fn a_name_that_is_not_utf8_is_scanned_and_printed_escaped() {
+    let dir = latin1_dir("text");
+    let d = dir.to_str().unwrap();
+    let r = common::run(&["scan", d]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with(&format!("{d}/caf\\xE9.pgn\n")),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("checkmate"), "{}", r.stdout);
+    assert_eq!(common::games_scanned(&r.stderr), 1);
+}
+
+#[test]
+fn json_carries_the_same_escaped_name() {
+    let dir = latin1_dir("json");
+    let d = dir.to_str().unwrap();
+    let r = common::run(&["scan", "--format", "jsonl", d]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let line: serde_json::Value = serde_json::from_str(r.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(line["file"], format!("{d}/caf\\xE9.pgn"));
+    assert_eq!(line["kind"], "checkmate");
+}
+
+#[test]
+fn the_library_scans_it_too() {
+    let dir = latin1_dir("lib");
+    let d = dir.to_str().unwrap();
+    let findings: Vec<_> = verify_claim::scan_paths(&[d], &verify_claim::ScanSettings::default())
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0].file, format!("{d}/caf\\xE9.pgn"));
+}
