@@ -54,6 +54,8 @@ pub struct Board {
     result_agrees: Option<bool>,
     /// When this board last had an alert (the view highlights the newest).
     pub alert_at: Option<std::time::Instant>,
+    /// [`MAX_PLIES`] was reached and said.
+    cut: bool,
 }
 
 /// What the engine needs besides the record.
@@ -85,6 +87,7 @@ impl Board {
             claim_state: "waiting for moves".to_owned(),
             result_agrees: None,
             alert_at: None,
+            cut: false,
         }
     }
 
@@ -237,6 +240,19 @@ impl Board {
     ) -> Result<(), (usize, String)> {
         let (start, _) = G::start_position(record, variant)?;
         let tokens = &record.moves[..record.moves.len().min(MAX_PLIES)];
+        if tokens.len() < record.moves.len() && !self.cut {
+            self.cut = true;
+            out.push(Event::new(
+                cx.file,
+                &self.id,
+                MAX_PLIES,
+                EventKind::LimitReached,
+                format!(
+                    "the record has {} plies: only the first {MAX_PLIES} are followed",
+                    record.moves.len()
+                ),
+            ));
+        }
         let (replay, bad) = match Replay::<G>::new(start.clone(), tokens) {
             Ok(r) => (r, None),
             Err(e) => {

@@ -18,6 +18,9 @@ pub enum EventKind {
     RecordChanged,
     /// A record or file the tool cannot read (bad tags, bad FEN, syntax).
     RecordError,
+    /// A bound of the watch was reached (files, folders, boards in a file,
+    /// plies of a board): what lies beyond it is not followed. Said once.
+    LimitReached,
 }
 
 impl EventKind {
@@ -30,6 +33,7 @@ impl EventKind {
             EventKind::ResultEntered => "result-entered",
             EventKind::RecordChanged => "record-changed",
             EventKind::RecordError => "record-error",
+            EventKind::LimitReached => "limit-reached",
         }
     }
 }
@@ -160,7 +164,7 @@ impl Event {
         match self.kind {
             EventKind::GameEnded | EventKind::MovesAfterEnd | EventKind::IllegalMove => true,
             EventKind::ResultEntered => self.agrees == Some(false),
-            EventKind::RecordError => true,
+            EventKind::RecordError | EventKind::LimitReached => true,
             EventKind::ClaimAvailable | EventKind::RecordChanged => false,
         }
     }
