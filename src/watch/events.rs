@@ -56,6 +56,10 @@ pub struct Board {
     pub alert_at: Option<std::time::Instant>,
     /// [`MAX_PLIES`] was reached and said.
     cut: bool,
+    /// What the live page draws.
+    pub look: super::look::Look,
+    /// Bumped at every read that changed what the board shows.
+    pub version: u64,
 }
 
 /// What the engine needs besides the record.
@@ -88,6 +92,8 @@ impl Board {
             result_agrees: None,
             alert_at: None,
             cut: false,
+            look: super::look::Look::default(),
+            version: 0,
         }
     }
 
@@ -263,6 +269,11 @@ impl Board {
         };
         for p in self.avail.len()..=replay.len() {
             self.ply::<G>(&replay, rules, cx, p, out);
+        }
+        let look = super::look::of::<G>(&replay, cx.bytes, record.end);
+        if look != self.look || self.version == 0 {
+            self.look = look;
+            self.version += 1;
         }
         self.plies = replay.len();
         self.last_move = (!replay.is_empty()).then(|| replay.label(replay.len()));

@@ -11,7 +11,9 @@
 pub mod discover;
 pub mod events;
 pub mod follow;
+pub mod look;
 pub mod schema;
+pub mod serve;
 pub mod view;
 
 use std::collections::BTreeMap;
