@@ -46,6 +46,9 @@ pub struct WatchArgs {
     /// 'generate' makes a random one, printed in the URL.
     #[arg(long, value_name = "TOKEN", requires = "serve")]
     pub token: Option<String>,
+    /// Say when a clock written in [%clk] falls under this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub low_time: Option<u32>,
     /// How hard to look for dead positions after each move.
     #[arg(long, value_enum, default_value = "quick")]
     pub dead_search: DeadSearchArg,
@@ -60,6 +63,7 @@ impl WatchArgs {
             interval: std::time::Duration::from_millis(self.interval),
             options: self.record.scan_options(self.dead_search, None),
             encoding: self.record.encoding.encoding(),
+            low_time: self.low_time.map(f64::from),
         }
     }
 }

@@ -60,6 +60,7 @@ pub struct Board {
     pub look: super::look::Look,
     /// Bumped at every read that changed what the board shows.
     pub version: u64,
+    warned: super::warn::Warned,
 }
 
 /// What the engine needs besides the record.
@@ -67,6 +68,8 @@ pub struct Context<'a> {
     pub file: &'a Arc<str>,
     pub bytes: &'a [u8],
     pub options: &'a ScanOptions,
+    /// `--low-time`, in seconds.
+    pub low_time: Option<f64>,
 }
 
 /// A board follows at most this many plies (no real game comes near; it
@@ -94,6 +97,7 @@ impl Board {
             cut: false,
             look: super::look::Look::default(),
             version: 0,
+            warned: super::warn::Warned::default(),
         }
     }
 
@@ -202,6 +206,7 @@ impl Board {
     /// about the plies after it and replay from there.
     fn changed(&mut self, file: &Arc<str>, from: usize, now: usize, restart: bool) -> Event {
         let was = self.moves.len();
+        self.warned.back_to(if restart { 0 } else { from });
         self.moves.truncate(from);
         self.avail.truncate(if restart { 0 } else { from + 1 });
         if restart {
@@ -270,6 +275,16 @@ impl Board {
         for p in self.avail.len()..=replay.len() {
             self.ply::<G>(&replay, rules, cx, p, out);
         }
+        let input = super::warn::Input {
+            file: cx.file,
+            id: &self.id,
+            bytes: cx.bytes,
+            end: record.end,
+            rules,
+            low_time: cx.low_time,
+            ended: self.ended.as_ref().map(|e| e.ply),
+        };
+        self.warned.plies::<G>(&replay, &input, out);
         let look = super::look::of::<G>(&replay, cx.bytes, record.end);
         if look != self.look || self.version == 0 {
             self.look = look;

@@ -15,6 +15,7 @@ pub mod look;
 pub mod schema;
 pub mod serve;
 pub mod view;
+pub mod warn;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -41,6 +42,8 @@ pub struct Config {
     pub interval: Duration,
     pub options: ScanOptions,
     pub encoding: Encoding,
+    /// `--low-time`: a clock under this many seconds is said.
+    pub low_time: Option<f64>,
 }
 
 /// Totals for the summary printed on exit.
@@ -87,6 +90,8 @@ pub struct Watched {
     pub stop: Option<Arc<AtomicBool>>,
     /// [`MAX_BOARDS`] was reached and said.
     full: bool,
+    /// `--low-time`, in seconds.
+    pub low_time: Option<f64>,
 }
 
 impl Watched {
@@ -100,6 +105,7 @@ impl Watched {
             last_error: None,
             stop: None,
             full: false,
+            low_time: None,
         }
     }
 
@@ -124,6 +130,7 @@ impl Watched {
             file: &file,
             bytes,
             options,
+            low_time: self.low_time,
         };
         let mut reader = Reader::new(bytes, encoding);
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -247,6 +254,7 @@ impl Watcher {
             }
             let mut w = Watched::new(path.clone());
             w.stop = Some(Arc::clone(&self.stop));
+            w.low_time = self.config.low_time;
             self.files.push(w);
             added = true;
         }
@@ -449,6 +457,7 @@ mod tests {
             interval: Duration::from_millis(10),
             options: ScanOptions::default(),
             encoding: Encoding::Utf8,
+            low_time: None,
         };
         let mut watcher = Watcher::new(config, Arc::new(AtomicBool::new(false)));
         let mut poll = |w: &mut Watcher| {
@@ -479,5 +488,35 @@ mod tests {
         assert_eq!(poll(&mut watcher), [format!("limit-reached {last}")]);
         assert!(poll(&mut watcher).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn early_warnings_from_the_board_and_the_clocks() {
+        let mut w = Watched::new(PathBuf::from("w.pgn"));
+        w.low_time = Some(60.0);
+        let text = "1. Nf3 {[%clk 0:00:50]} Nf6 {[%clk 0:01:30]} 2. Ng1 {[%clk 0:00:00]} {[%emt 0:00:05]} Ng8 *\n";
+        let got: Vec<(&str, usize, String)> = w
+            .apply(text.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
+            .into_iter()
+            .filter(|e| e.kind != EventKind::ClaimAvailable)
+            .map(|e| (e.kind.name(), e.ply, e.message))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("low-time", 1, "White's clock shows 0:00:50 after 1.Nf3: under the 60 s of --low-time".to_owned()),
+                ("flag-fall", 3, "White's clock shows 0:00:00 after 2.Ng1: the flag fell and Black can still checkmate: White loses (6.9)".to_owned()),
+                ("repetition-warning", 4, "the position after 2...Ng8 stands the second time: a third occurrence can be claimed (9.2.2)".to_owned()),
+            ]
+        );
+        let mut w = Watched::new(PathBuf::from("c.pgn"));
+        let fen = "[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/R7/K7 w - - 89 60\"]\n\n60. Ra3 *\n";
+        let kinds: Vec<&str> = w
+            .apply(fen.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
+            .iter()
+            .map(|e| e.kind.name())
+            .collect();
+        assert_eq!(kinds, ["count-warning"]);
+        assert_eq!(w.boards[0].look.clock_white, None);
     }
 }

@@ -21,6 +21,14 @@ pub enum EventKind {
     /// A bound of the watch was reached (files, folders, boards in a file,
     /// plies of a board): what lies beyond it is not followed. Said once.
     LimitReached,
+    /// A position stands the second time (the next can be claimed).
+    RepetitionWarning,
+    /// Ten plies short of the move-count claim (90 in chess).
+    CountWarning,
+    /// A clock under `--low-time`, from `[%clk]`.
+    LowTime,
+    /// A clock at zero, from `[%clk]` (6.9).
+    FlagFall,
 }
 
 impl EventKind {
@@ -34,6 +42,10 @@ impl EventKind {
             EventKind::RecordChanged => "record-changed",
             EventKind::RecordError => "record-error",
             EventKind::LimitReached => "limit-reached",
+            EventKind::RepetitionWarning => "repetition-warning",
+            EventKind::CountWarning => "count-warning",
+            EventKind::LowTime => "low-time",
+            EventKind::FlagFall => "flag-fall",
         }
     }
 }
@@ -164,8 +176,14 @@ impl Event {
         match self.kind {
             EventKind::GameEnded | EventKind::MovesAfterEnd | EventKind::IllegalMove => true,
             EventKind::ResultEntered => self.agrees == Some(false),
-            EventKind::RecordError | EventKind::LimitReached => true,
-            EventKind::ClaimAvailable | EventKind::RecordChanged => false,
+            EventKind::RecordError
+            | EventKind::LimitReached
+            | EventKind::LowTime
+            | EventKind::FlagFall => true,
+            EventKind::ClaimAvailable
+            | EventKind::RecordChanged
+            | EventKind::RepetitionWarning
+            | EventKind::CountWarning => false,
         }
     }
 }

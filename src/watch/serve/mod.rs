@@ -111,6 +111,7 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
         stop: Arc::clone(&stop),
         streams: Arc::new(AtomicUsize::new(0)),
         page: page::html(),
+        css: page::css(),
     };
     let thread = std::thread::Builder::new()
         .name("serve".to_owned())

@@ -3,7 +3,13 @@
 
 /// The script (no library; EventSource and fetch).
 pub const JS: &str = include_str!("app.js");
-pub const CSS: &str = include_str!("app.css");
+const APP_CSS: &str = include_str!("app.css");
+
+/// The report pages' style (the diagrams' pieces and squares), then the
+/// board's own.
+pub fn css() -> String {
+    format!("{}{APP_CSS}", crate::report::page::CSS)
+}
 
 /// The page, with the piece symbols every diagram uses.
 pub fn html() -> String {

@@ -22,6 +22,7 @@ pub struct Cx {
     pub stop: Arc<AtomicBool>,
     pub streams: Arc<AtomicUsize>,
     pub page: String,
+    pub css: String,
 }
 
 /// The Content-Security-Policy of every answer: nothing from elsewhere,
@@ -109,7 +110,7 @@ pub fn handle(rq: Request, cx: &Cx) {
     }
     let public = match path {
         "/app.js" => Some(("text/javascript; charset=utf-8", page::JS)),
-        "/app.css" => Some(("text/css; charset=utf-8", page::CSS)),
+        "/app.css" => Some(("text/css; charset=utf-8", cx.css.as_str())),
         _ => None,
     };
     if let Some((kind, body)) = public {
