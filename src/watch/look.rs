@@ -113,8 +113,11 @@ fn clocks<G: Game>(replay: &Replay<G>, bytes: &[u8], end: usize, look: &mut Look
 
 /// The argument of a `[%name ...]` command in comment text.
 pub fn command(text: &str, name: &str) -> Option<String> {
-    let at = text.find(&format!("[{name} "))? + name.len() + 2;
+    let at = text.find(&format!("[{name}"))? + name.len() + 1;
     let rest = text.get(at..)?;
+    if !rest.starts_with(|c: char| c.is_ascii_whitespace()) {
+        return None;
+    }
     let arg = rest.split(']').next()?.trim();
     (!arg.is_empty() && arg.len() <= 32).then(|| arg.to_owned())
 }
@@ -143,6 +146,10 @@ mod tests {
             Some("0:04:55")
         );
         assert_eq!(command("{[%emt 0:00:03]}", "%clk"), None);
+        assert_eq!(
+            command("{[%emt\n00:00:11]}", "%emt").as_deref(),
+            Some("00:00:11")
+        );
         assert_eq!(seconds("1:05:00"), Some(3900.0));
         assert_eq!(seconds("0:00:09.5"), Some(9.5));
         assert_eq!(seconds("x"), None);

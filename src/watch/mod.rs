@@ -11,6 +11,7 @@
 pub mod discover;
 pub mod events;
 pub mod follow;
+pub mod livechess;
 pub mod look;
 pub mod schema;
 pub mod serve;
@@ -92,9 +93,20 @@ pub struct Watched {
     full: bool,
     /// `--low-time`, in seconds.
     pub low_time: Option<f64>,
+    /// Board keys a sibling file follows already (a LiveChess export).
+    taken: std::collections::HashSet<String>,
 }
 
 impl Watched {
+    pub fn path(&self) -> &std::path::Path {
+        &self.follow.path
+    }
+
+    /// The keys of the boards this file follows.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.index.keys()
+    }
+
     pub fn new(path: PathBuf) -> Watched {
         Watched {
             file: Arc::from(path.display().to_string()),
@@ -106,6 +118,7 @@ impl Watched {
             stop: None,
             full: false,
             low_time: None,
+            taken: std::collections::HashSet::new(),
         }
     }
 
@@ -154,6 +167,9 @@ impl Watched {
             let n = seen.entry(id.key()).or_default();
             *n += 1;
             let key = format!("{}\u{0}{n}", id.key());
+            if self.taken.contains(&key) && !self.index.contains_key(&key) {
+                continue;
+            }
             let at = match self.index.get(&key) {
                 Some(&i) => i,
                 None if self.boards.len() < MAX_BOARDS => {
@@ -282,18 +298,29 @@ impl Watcher {
         // A file no longer listed (deleted from a folder, or a named path
         // that became a folder) keeps its state but is not looked at.
         let listed: std::collections::HashSet<&PathBuf> = targets.iter().collect();
-        for w in self
-            .files
-            .iter_mut()
-            .filter(|w| listed.contains(&w.follow.path))
-        {
+        for i in 0..self.files.len() {
             if self.stop.load(Ordering::SeqCst) {
                 break;
             }
-            match w.follow.poll(now, self.config.encoding) {
+            let Some(w) = self.files.get_mut(i) else {
+                break;
+            };
+            if !listed.contains(&w.follow.path) {
+                continue;
+            }
+            let poll = w.follow.poll(now, self.config.encoding);
+            let taken = match &poll {
+                Poll::Ready(_) => livechess::taken_by_siblings(&self.files, i),
+                _ => std::collections::HashSet::new(),
+            };
+            let Some(w) = self.files.get_mut(i) else {
+                break;
+            };
+            match poll {
                 Poll::Nothing | Poll::Missing => {}
                 Poll::Ready(bytes) => {
                     w.last_error = None;
+                    w.taken = taken;
                     w.apply_with(&bytes, &self.config.options, self.config.encoding, emit);
                 }
                 Poll::Broken(bytes, offset, message) => {

@@ -21,6 +21,7 @@ use verify_claim::claims::scan::{Kind, ScanOptions, scan_record};
 use verify_claim::record::{Encoding, Reader};
 use verify_claim::watch::{Watched, view};
 
+mod serve;
 mod writer;
 
 use writer::{
