@@ -109,12 +109,22 @@
     if (isAlert(e)) beep();
     draw(b); order();
   }
+  // Marks every alert seen (the header's button; "#seen" in the URL does
+  // the same at load).
+  function allSeen() {
+    for (const b of boards.values()) for (const e of b.events) seen.add(e.id);
+    sessionStorage.setItem("vc-seen", JSON.stringify([...seen].slice(-5000)));
+    for (const b of boards.values()) draw(b);
+    order();
+  }
+  document.getElementById("all-seen").addEventListener("click", allSeen);
   filter.addEventListener("input", () => { for (const b of boards.values()) if (b.el) show(b); });
   fetch("/state" + q()).then((r) => r.json()).then((s) => {
     for (const d of s.boards) { const b = entry(d.id); b.data = d; b.events = d.events || []; draw(b); }
     for (const e of s.other_events || []) other(e);
     lastId = s.last_event_id;
     order();
+    if (location.hash === "#seen") allSeen();
     const src = new EventSource("/events" + q({ boards: "1", after: String(lastId) }));
     src.onopen = () => { status.textContent = "live"; };
     src.onerror = () => { status.textContent = "reconnecting…"; };

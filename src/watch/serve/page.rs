@@ -16,10 +16,11 @@ pub fn html() -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>verify-claim watch</title><link rel=\"stylesheet\" href=\"/app.css\"></head>\
+<title>verify-claim watch</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/app.css\"></head>\
 <body>{defs}\n<header><h1>verify-claim watch</h1>\
 <input id=\"filter\" type=\"search\" placeholder=\"filter: board, player, file\" aria-label=\"filter\">\
 <label><input id=\"sound\" type=\"checkbox\"> sound</label>\
+<button id=\"all-seen\" type=\"button\">Mark all seen</button>\
 <span id=\"status\" role=\"status\">connecting…</span> <span id=\"count\"></span></header>\
 <section id=\"other\" hidden></section><main id=\"grid\"></main>\
 <script src=\"/app.js\"></script></body></html>\n",

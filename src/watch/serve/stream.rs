@@ -41,6 +41,9 @@ fn respond(rq: Request, status: u16, kind: &str, body: Vec<u8>) {
         header("X-Content-Type-Options", "nosniff"),
         header("Referrer-Policy", "no-referrer"),
         header("Cache-Control", "no-store"),
+        // One request per connection: a stream never waits behind another
+        // answer on a kept-alive connection.
+        header("Connection", "close"),
     ]
     .into_iter()
     .flatten()
