@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 pub use super::schema::{Event, EventKind, GameId};
+use super::words::{reason_name, short_reason};
 use crate::claims::scan::{Kind, ScanOptions, rulebook_for, scan_record};
 use crate::claims::{self, ClaimKind, ClaimRequest, Form, Replay, replay::numbered};
 use crate::diag::{Place, place_of};
@@ -165,7 +166,7 @@ impl Board {
                 // written. A take-back shows when the next move is written.
                 return out;
             }
-            out.push(self.changed(cx.file, same, texts.len(), restart));
+            out.push(self.changed(cx.file, same, &texts, restart));
         }
         let kind = crate::game::detect(record, cx.options.game_type);
         let engine = match kind {
@@ -204,8 +205,8 @@ impl Board {
 
     /// The record now differs from ply `from` on: forget what was said
     /// about the plies after it and replay from there.
-    fn changed(&mut self, file: &Arc<str>, from: usize, now: usize, restart: bool) -> Event {
-        let was = self.moves.len();
+    fn changed(&mut self, file: &Arc<str>, from: usize, texts: &[&str], restart: bool) -> Event {
+        let message = super::words::changed(from, &self.moves, texts, restart);
         self.warned.back_to(if restart { 0 } else { from });
         self.moves.truncate(from);
         self.avail.truncate(if restart { 0 } else { from + 1 });
@@ -223,21 +224,6 @@ impl Board {
         }
         self.result = None;
         self.result_agrees = None;
-        let message = if restart {
-            format!(
-                "the start position or the rules changed (FEN, SetUp, Variant, GameType or Date tag): the record ({now} plies) is replayed from the start"
-            )
-        } else if now <= from {
-            format!(
-                "{} move(s) taken back: the record now has {now} plies (was {was}); replayed from it",
-                was - now
-            )
-        } else {
-            format!(
-                "the record changed from ply {}: it now has {now} plies (was {was}); replayed from it",
-                from + 1
-            )
-        };
         Event::new(file, &self.id, from, EventKind::RecordChanged, message)
     }
 
@@ -587,31 +573,4 @@ fn twice_stood<G: Game>(replay: &Replay<G>, p: usize) -> bool {
         .iter()
         .enumerate()
         .any(|(i, h)| hashes[i + 1..].contains(h))
-}
-
-/// The JSON name of how a game ended.
-fn reason_name(r: claims::GameOverReason) -> &'static str {
-    use claims::GameOverReason as R;
-    match r {
-        R::Checkmate => "checkmate",
-        R::Stalemate => "stalemate",
-        R::InsufficientMaterial => "insufficient-material",
-        R::DeadPosition => "dead-position",
-        R::FivefoldRepetition => "fivefold-repetition",
-        R::SeventyFiveMove => "seventy-five-move",
-        R::NoMoves => "no-moves",
-    }
-}
-
-fn short_reason(r: claims::GameOverReason) -> &'static str {
-    use claims::GameOverReason as R;
-    match r {
-        R::Checkmate => "checkmate",
-        R::Stalemate => "stalemate",
-        R::InsufficientMaterial => "insufficient material",
-        R::DeadPosition => "dead position",
-        R::FivefoldRepetition => "fivefold",
-        R::SeventyFiveMove => "75 moves",
-        R::NoMoves => "no moves (lost)",
-    }
 }

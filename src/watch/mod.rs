@@ -17,6 +17,7 @@ pub mod schema;
 pub mod serve;
 pub mod view;
 pub mod warn;
+pub mod words;
 
 use std::collections::BTreeMap;
 use std::io;
