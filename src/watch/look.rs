@@ -74,13 +74,14 @@ fn twice<G: Game>(replay: &Replay<G>) -> Vec<Twice> {
         let plies: Vec<usize> = (from..=n)
             .filter(|&q| replay.hashes.get(q) == Some(&h))
             .collect();
-        if plies.len() == 2 && plies.first() == Some(&p) {
-            if let Some(&second) = plies.get(1) {
-                out.push(Twice {
-                    after: replay.label(second),
-                    plies,
-                });
-            }
+        if plies.len() == 2
+            && plies.first() == Some(&p)
+            && let Some(&second) = plies.get(1)
+        {
+            out.push(Twice {
+                after: replay.label(second),
+                plies,
+            });
         }
     }
     out

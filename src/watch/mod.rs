@@ -488,7 +488,7 @@ mod tests {
             low_time: None,
         };
         let mut watcher = Watcher::new(config, Arc::new(AtomicBool::new(false)));
-        let mut poll = |w: &mut Watcher| {
+        let poll = |w: &mut Watcher| {
             let mut out = Vec::new();
             w.poll(Instant::now(), &mut |e| {
                 out.push(format!("{} {}", e.kind.name(), e.file))
