@@ -260,17 +260,18 @@ impl Board {
         };
         for p in self.avail.len()..=replay.len() {
             self.ply::<G>(&replay, rules, cx, p, out);
+            // The warnings of the plies up to this one, in ply order.
+            let input = super::warn::Input {
+                file: cx.file,
+                id: &self.id,
+                bytes: cx.bytes,
+                end: record.end,
+                rules,
+                low_time: cx.low_time,
+                ended: self.ended.as_ref().map(|e| e.ply),
+            };
+            self.warned.plies::<G>(&replay, &input, p, out);
         }
-        let input = super::warn::Input {
-            file: cx.file,
-            id: &self.id,
-            bytes: cx.bytes,
-            end: record.end,
-            rules,
-            low_time: cx.low_time,
-            ended: self.ended.as_ref().map(|e| e.ply),
-        };
-        self.warned.plies::<G>(&replay, &input, out);
         let look = super::look::of::<G>(&replay, cx.bytes, record.end);
         if look != self.look || self.version == 0 {
             self.look = look;

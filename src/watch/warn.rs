@@ -43,7 +43,7 @@ fn slot(side: Side) -> usize {
 impl Warned {
     /// The record was changed from ply `from` on.
     pub fn back_to(&mut self, from: usize) {
-        self.done = self.done.min(from);
+        self.done = self.done.min(from + 1);
         for s in [&mut self.low, &mut self.flag] {
             for v in s.iter_mut() {
                 if v.is_some_and(|p| p > from) {
@@ -53,9 +53,15 @@ impl Warned {
         }
     }
 
-    /// The warnings of the plies not looked at yet.
-    pub fn plies<G: Game>(&mut self, replay: &Replay<G>, i: &Input<'_>, out: &mut Vec<Event>) {
-        let last = i.ended.map_or(replay.len(), |e| e.min(replay.len()));
+    /// The warnings of the plies up to `upto` not looked at yet.
+    pub fn plies<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        i: &Input<'_>,
+        upto: usize,
+        out: &mut Vec<Event>,
+    ) {
+        let last = i.ended.map_or(upto, |e| e.min(upto)).min(replay.len());
         for p in self.done.max(1)..=last {
             let pos = replay.position(p);
             let ev = |kind, message: String| {
