@@ -231,18 +231,15 @@ fn play(dir: &Path, games: &[Game]) -> Vec<Vec<Instant>> {
     at
 }
 
-#[test]
-fn serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder() {
-    let dir = temp("live");
-    let games = games();
-    let w = start(&dir, &["--serve", "127.0.0.1:0", "--low-time", "896"]);
-    // Other paths, and writes, are refused; nothing reaches the files.
-    assert_eq!(get(&w.url, "/nope", "").0, 404);
-    assert_eq!(get(&w.url, "/../tournament.json", "").0, 404);
-    assert_eq!(get(&w.url, "/state", "").0, 200);
-    assert_eq!(get(&w.url, "/state", "X: y\r\n").0, 200);
+/// Other paths are not found, and a foreign Host may not read the boards;
+/// nothing reaches the files.
+fn refusals(url: &str) {
+    assert_eq!(get(url, "/nope", "").0, 404);
+    assert_eq!(get(url, "/../tournament.json", "").0, 404);
+    assert_eq!(get(url, "/state", "").0, 200);
+    assert_eq!(get(url, "/state", "X: y\r\n").0, 200);
     let (status, _) = {
-        let mut s = TcpStream::connect(host(&w.url)).unwrap();
+        let mut s = TcpStream::connect(host(url)).unwrap();
         write!(
             s,
             "GET /state HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
@@ -256,6 +253,14 @@ fn serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder() {
         status, "403",
         "a page from elsewhere may not read the boards"
     );
+}
+
+#[test]
+fn serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder() {
+    let dir = temp("live");
+    let games = games();
+    let w = start(&dir, &["--serve", "127.0.0.1:0", "--low-time", "896"]);
+    refusals(&w.url);
     // 200 clients: half vanish after their first event.
     let readers: Vec<_> = (0..200)
         .map(|i| client(w.url.clone(), None, usize::MAX, (i % 2 == 1).then_some(1)))
