@@ -38,6 +38,17 @@ pub struct WatchArgs {
     /// No bell on a new alert.
     #[arg(long)]
     pub quiet: bool,
+    /// Also serve the live board to a browser (one page; /events, /state) at ADDR:PORT
+    /// (default 127.0.0.1:8040; another address than loopback needs --token).
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = verify_claim::watch::serve::DEFAULT_ADDR)]
+    pub serve: Option<String>,
+    /// The access token the page and its endpoints ask for (?token= or a Bearer header);
+    /// 'generate' makes a random one, printed in the URL.
+    #[arg(long, value_name = "TOKEN", requires = "serve")]
+    pub token: Option<String>,
+    /// Say when a clock written in [%clk] falls under this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub low_time: Option<u32>,
     /// How hard to look for dead positions after each move.
     #[arg(long, value_enum, default_value = "quick")]
     pub dead_search: DeadSearchArg,
@@ -52,6 +63,7 @@ impl WatchArgs {
             interval: std::time::Duration::from_millis(self.interval),
             options: self.record.scan_options(self.dead_search, None),
             encoding: self.record.encoding.encoding(),
+            low_time: self.low_time.map(f64::from),
         }
     }
 }
@@ -75,7 +87,27 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
         (Some(WatchFormat::Text), false) => Box::new(view::Lines::log(stdout.lock())),
         (_, true) => Box::new(view::Live::new(stdout.lock(), args.quiet)),
     };
-    match verify_claim::watch::run(args.config(), sink.as_mut(), &stop) {
+    let server = match &args.serve {
+        None => None,
+        Some(addr) => {
+            let options = verify_claim::watch::serve::Options {
+                addr: addr.clone(),
+                token: args.token.clone(),
+            };
+            let server = verify_claim::watch::serve::start(&options, Arc::clone(&stop))
+                .map_err(|m| Diagnostic::new("verify-claim watch", None, m))?;
+            eprintln!("verify-claim watch: the live board is at {}", server.url);
+            Some(server)
+        }
+    };
+    let mut serving = server
+        .as_ref()
+        .map(|s| verify_claim::watch::serve::Serving::new(sink.as_mut(), s));
+    let sink: &mut dyn view::Sink = match serving.as_mut() {
+        Some(s) => s,
+        None => sink.as_mut(),
+    };
+    match verify_claim::watch::run(args.config(), sink, &stop) {
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(Diagnostic::new("verify-claim watch", None, e.to_string())),

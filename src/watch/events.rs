@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 pub use super::schema::{Event, EventKind, GameId};
+use super::words::{reason_name, short_reason};
 use crate::claims::scan::{Kind, ScanOptions, rulebook_of, scan_record};
 use crate::claims::{self, ClaimKind, ClaimRequest, Form, Replay, replay::numbered};
 use crate::diag::{Place, place_of};
@@ -54,6 +55,13 @@ pub struct Board {
     result_agrees: Option<bool>,
     /// When this board last had an alert (the view highlights the newest).
     pub alert_at: Option<std::time::Instant>,
+    /// [`MAX_PLIES`] was reached and said.
+    cut: bool,
+    /// What the live page draws.
+    pub look: super::look::Look,
+    /// Bumped at every read that changed what the board shows.
+    pub version: u64,
+    warned: super::warn::Warned,
 }
 
 /// What the engine needs besides the record.
@@ -61,6 +69,8 @@ pub struct Context<'a> {
     pub file: &'a Arc<str>,
     pub bytes: &'a [u8],
     pub options: &'a ScanOptions,
+    /// `--low-time`, in seconds.
+    pub low_time: Option<f64>,
 }
 
 /// A board follows at most this many plies (no real game comes near; it
@@ -101,6 +111,10 @@ impl Board {
             claim_state: "waiting for moves".to_owned(),
             result_agrees: None,
             alert_at: None,
+            cut: false,
+            look: super::look::Look::default(),
+            version: 0,
+            warned: super::warn::Warned::default(),
         }
     }
 
@@ -168,7 +182,7 @@ impl Board {
                 // written. A take-back shows when the next move is written.
                 return out;
             }
-            out.push(self.changed(cx.file, same, texts.len(), restart));
+            out.push(self.changed(cx.file, same, &texts, restart));
         }
         let work = Follow {
             board: self,
@@ -201,8 +215,9 @@ impl Board {
 
     /// The record now differs from ply `from` on: forget what was said
     /// about the plies after it and replay from there.
-    fn changed(&mut self, file: &Arc<str>, from: usize, now: usize, restart: bool) -> Event {
-        let was = self.moves.len();
+    fn changed(&mut self, file: &Arc<str>, from: usize, texts: &[&str], restart: bool) -> Event {
+        let message = super::words::changed(from, &self.moves, texts, restart);
+        self.warned.back_to(if restart { 0 } else { from });
         self.moves.truncate(from);
         self.avail.truncate(if restart { 0 } else { from + 1 });
         if restart {
@@ -219,21 +234,6 @@ impl Board {
         }
         self.result = None;
         self.result_agrees = None;
-        let message = if restart {
-            format!(
-                "the start position or the rules changed (FEN, SetUp, Variant, GameType or Date tag): the record ({now} plies) is replayed from the start"
-            )
-        } else if now <= from {
-            format!(
-                "{} move(s) taken back: the record now has {now} plies (was {was}); replayed from it",
-                was - now
-            )
-        } else {
-            format!(
-                "the record changed from ply {}: it now has {now} plies (was {was}); replayed from it",
-                from + 1
-            )
-        };
         Event::new(file, &self.id, from, EventKind::RecordChanged, message)
     }
 
@@ -247,6 +247,19 @@ impl Board {
     ) -> Result<(), (usize, String)> {
         let (start, _) = G::start_position(record, variant)?;
         let tokens = &record.moves[..record.moves.len().min(MAX_PLIES)];
+        if tokens.len() < record.moves.len() && !self.cut {
+            self.cut = true;
+            out.push(Event::new(
+                cx.file,
+                &self.id,
+                MAX_PLIES,
+                EventKind::LimitReached,
+                format!(
+                    "the record has {} plies: only the first {MAX_PLIES} are followed",
+                    record.moves.len()
+                ),
+            ));
+        }
         let (replay, bad) = match Replay::<G>::new(start.clone(), tokens) {
             Ok(r) => (r, None),
             Err(e) => {
@@ -257,6 +270,22 @@ impl Board {
         };
         for p in self.avail.len()..=replay.len() {
             self.ply::<G>(&replay, rules, cx, p, out);
+            // The warnings of the plies up to this one, in ply order.
+            let input = super::warn::Input {
+                file: cx.file,
+                id: &self.id,
+                bytes: cx.bytes,
+                end: record.end,
+                rules,
+                low_time: cx.low_time,
+                ended: self.ended.as_ref().map(|e| e.ply),
+            };
+            self.warned.plies::<G>(&replay, &input, p, out);
+        }
+        let look = super::look::of::<G>(&replay, cx.bytes, record.end);
+        if look != self.look || self.version == 0 {
+            self.look = look;
+            self.version += 1;
         }
         self.plies = replay.len();
         self.last_move = (!replay.is_empty()).then(|| replay.label(replay.len()));
@@ -555,31 +584,4 @@ fn twice_stood<G: Game>(replay: &Replay<G>, p: usize) -> bool {
         .iter()
         .enumerate()
         .any(|(i, h)| hashes[i + 1..].contains(h))
-}
-
-/// The JSON name of how a game ended.
-fn reason_name(r: claims::GameOverReason) -> &'static str {
-    use claims::GameOverReason as R;
-    match r {
-        R::Checkmate => "checkmate",
-        R::Stalemate => "stalemate",
-        R::InsufficientMaterial => "insufficient-material",
-        R::DeadPosition => "dead-position",
-        R::FivefoldRepetition => "fivefold-repetition",
-        R::SeventyFiveMove => "seventy-five-move",
-        R::NoMoves => "no-moves",
-    }
-}
-
-fn short_reason(r: claims::GameOverReason) -> &'static str {
-    use claims::GameOverReason as R;
-    match r {
-        R::Checkmate => "checkmate",
-        R::Stalemate => "stalemate",
-        R::InsufficientMaterial => "insufficient material",
-        R::DeadPosition => "dead position",
-        R::FivefoldRepetition => "fivefold",
-        R::SeventyFiveMove => "75 moves",
-        R::NoMoves => "no moves (lost)",
-    }
 }

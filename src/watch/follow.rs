@@ -6,11 +6,14 @@
 //!
 //! - it parses to its end and every game in it ends with a termination
 //!   marker (`*` while a game is played, as live boards write it): at once;
-//! - it parses to its end, ends between tokens, and the next read (one
-//!   interval later) gives the same bytes;
-//! - otherwise (a token cut at the end, a tag or comment not closed) only
-//!   after it has stood unchanged for [`STALE`]: then it is what the
-//!   operator wrote, and its errors are reported.
+//! - otherwise its moves up to the last delimiter (a space or line end
+//!   outside comments, variations and tags) are acted on at once: a move
+//!   followed by a delimiter is complete whatever comes after it, and only
+//!   the last token can be cut (`O-O` may still become `O-O-O`). A game of
+//!   which only tags are written yet waits for its first move;
+//! - the whole read, cut token and all, only after it has stood unchanged
+//!   for [`STALE`]: then it is what the operator wrote, and its errors are
+//!   reported.
 //!
 //! Files that are rewritten whole, appended to, replaced (a new inode) or
 //! that appear later are all the same to this: each read is of the whole
@@ -104,6 +107,69 @@ pub fn shape(bytes: &[u8], encoding: Encoding) -> Shape {
     }
 }
 
+/// Where the settled part of a read ends: after its last delimiter
+/// outside comments, variations and tags, less a last game that has no
+/// move or marker yet (its tags may still be written). `None` when that
+/// part is empty or does not parse.
+pub fn settled_head(bytes: &[u8], encoding: Encoding) -> Option<usize> {
+    let mut cut = 0;
+    let (mut brace, mut semi, mut tag, mut quote, mut escape) = (false, false, false, false, false);
+    let mut paren = 0usize;
+    let mut line_start = true;
+    for (i, &b) in bytes.iter().enumerate() {
+        let at_line_start = line_start;
+        line_start = b == b'\n';
+        if brace {
+            brace = b != b'}';
+        } else if semi {
+            semi = b != b'\n';
+            if !semi && paren == 0 {
+                cut = i + 1;
+            }
+        } else if tag {
+            if escape {
+                escape = false;
+            } else if quote {
+                escape = b == b'\\';
+                quote = b != b'"';
+            } else {
+                quote = b == b'"';
+                tag = b != b']';
+            }
+        } else {
+            match b {
+                b'{' | b';' if paren == 0 => {
+                    cut = i;
+                    brace = b == b'{';
+                    semi = b == b';';
+                }
+                b'{' => brace = true,
+                b';' => semi = true,
+                b'(' => paren += 1,
+                b')' => paren = paren.saturating_sub(1),
+                b'[' if at_line_start && paren == 0 => {
+                    cut = i;
+                    tag = true;
+                }
+                _ if b.is_ascii_whitespace() && paren == 0 => cut = i + 1,
+                _ => {}
+            }
+        }
+    }
+    let head = bytes.get(..cut)?;
+    let mut reader = Reader::new(head, encoding);
+    let mut last = None;
+    while let Some(game) = reader.next_game() {
+        let g = game.ok()?;
+        last = Some((g.offset, g.moves.is_empty() && g.result.is_none()));
+    }
+    let end = match last {
+        Some((offset, true)) => offset,
+        _ => cut,
+    };
+    (end > 0).then_some(end)
+}
+
 /// One followed file.
 #[derive(Debug)]
 pub struct Follow {
@@ -111,8 +177,10 @@ pub struct Follow {
     stamp: Option<Stamp>,
     /// Hash of the last read and when that content was first read.
     seen: Option<(u64, Instant)>,
-    /// Hash of the content last acted on (or reported broken).
+    /// Hash of the content last acted on whole (or reported broken).
     acted: Option<u64>,
+    /// Hash of the settled head last acted on (see [`settled_head`]).
+    head: Option<u64>,
     last_read: Option<Instant>,
     failed: Option<String>,
     pub present: bool,
@@ -131,6 +199,7 @@ impl Follow {
             stamp: None,
             seen: None,
             acted: None,
+            head: None,
             last_read: None,
             failed: None,
             present: false,
@@ -184,15 +253,33 @@ impl Follow {
             .is_some_and(|(_, since)| now.duration_since(since) >= STALE);
         match shape(&bytes, encoding) {
             Shape::Complete => {}
-            Shape::Clean if agree => {}
             Shape::Partial if stale => {}
             Shape::Broken(offset, message) if stale => {
                 self.acted = Some(h);
                 return Poll::Broken(bytes, offset, message);
             }
-            _ => return Poll::Nothing,
+            _ => return self.act_on_head(bytes, h, encoding),
         }
         self.acted = Some(h);
+        self.head = None;
+        Poll::Ready(bytes)
+    }
+
+    /// The moves up to the last delimiter, when they are new.
+    fn act_on_head(&mut self, mut bytes: Vec<u8>, whole: u64, encoding: Encoding) -> Poll {
+        let Some(cut) = settled_head(&bytes, encoding) else {
+            return Poll::Nothing;
+        };
+        let all = cut == bytes.len();
+        bytes.truncate(cut);
+        let h = digest(&bytes);
+        if self.head == Some(h) {
+            return Poll::Nothing;
+        }
+        self.head = Some(h);
+        // A head that is the whole read is settled; a shorter one is read
+        // again until the rest arrives.
+        self.acted = all.then_some(whole);
         Poll::Ready(bytes)
     }
 
@@ -215,32 +302,6 @@ fn read_bounded(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// The files to follow now: named files (present or not) and the `.pgn`
-/// and `.pdn` files under named directories, sorted.
-pub fn targets(paths: &[String], limit: usize) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        let path = PathBuf::from(p);
-        if path.is_dir() {
-            for item in crate::input::walk::expand(std::slice::from_ref(p)) {
-                if let crate::input::walk::Item::File(f) = item {
-                    let lower = f.as_os_str().as_encoded_bytes().to_ascii_lowercase();
-                    if lower.ends_with(b".pgn") || lower.ends_with(b".pdn") {
-                        out.push(f);
-                    }
-                }
-            }
-        } else {
-            out.push(path);
-        }
-        if out.len() >= limit {
-            out.truncate(limit);
-            break;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,47 +322,68 @@ mod tests {
     }
 
     #[test]
-    fn a_half_written_file_is_not_acted_on() {
+    fn settled_heads() {
+        fn h(t: &str) -> Option<&str> {
+            settled_head(t.as_bytes(), Encoding::Utf8).map(|n| &t[..n])
+        }
+        assert_eq!(h("1. e4 e5 2. Nf"), Some("1. e4 e5 2. "));
+        assert_eq!(h("1. e4 e5 2. O-O"), Some("1. e4 e5 2. "));
+        assert_eq!(
+            h("1. e4 { [%clk 0:05:00] } e5 { [%cl"),
+            Some("1. e4 { [%clk 0:05:00] } e5 ")
+        );
+        assert_eq!(h("1. e4 (1. d4 d5 2. c"), Some("1. e4 "));
+        assert_eq!(h("[White \"A\"]\n[Black \"B"), None);
+        assert_eq!(h("[White \"A\"]\n\n1. e4"), None);
+        assert_eq!(h("1. e4 *\n\n[White \"B\"]\n\n"), Some("1. e4 *\n\n"));
+        assert_eq!(
+            h("1. e4 *\n\n[White \"B\"]\n\n1. d4 d"),
+            Some("1. e4 *\n\n[White \"B\"]\n\n1. d4 ")
+        );
+    }
+
+    #[test]
+    fn a_half_written_move_waits_and_the_moves_before_it_do_not() {
         let dir = std::env::temp_dir().join(format!("vc-follow-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
         let path = dir.join("live.pgn");
         let mut f = Follow::new(path.clone());
         let t0 = Instant::now();
+        let ready = |p: Poll| match p {
+            Poll::Ready(b) => String::from_utf8(b).unwrap_or_default(),
+            other => format!("{other:?}"),
+        };
         assert!(matches!(f.poll(t0, Encoding::Utf8), Poll::Missing));
         std::fs::write(&path, "1. e4 e5 2. Nf").unwrap();
-        assert!(matches!(f.poll(t0, Encoding::Utf8), Poll::Nothing));
-        assert!(matches!(
-            f.poll(t0 + Duration::from_millis(300), Encoding::Utf8),
-            Poll::Nothing
-        ));
+        assert_eq!(ready(f.poll(t0, Encoding::Utf8)), "1. e4 e5 2. ");
+        assert_eq!(
+            ready(f.poll(t0 + Duration::from_millis(300), Encoding::Utf8)),
+            "Nothing"
+        );
         std::fs::write(&path, "1. e4 e5 2. Nf3 ").unwrap();
-        assert!(matches!(
-            f.poll(t0 + Duration::from_millis(400), Encoding::Utf8),
-            Poll::Nothing
-        ));
-        assert!(matches!(
-            f.poll(t0 + Duration::from_millis(600), Encoding::Utf8),
-            Poll::Ready(_)
-        ));
-        assert!(matches!(
-            f.poll(t0 + Duration::from_millis(800), Encoding::Utf8),
-            Poll::Nothing
-        ));
+        assert_eq!(
+            ready(f.poll(t0 + Duration::from_millis(400), Encoding::Utf8)),
+            "1. e4 e5 2. Nf3 "
+        );
+        assert_eq!(
+            ready(f.poll(t0 + Duration::from_millis(600), Encoding::Utf8)),
+            "Nothing"
+        );
         std::fs::write(&path, "1. e4 e5 2. Nf3 Nc6 *\n").unwrap();
-        assert!(matches!(
-            f.poll(t0 + Duration::from_millis(900), Encoding::Utf8),
-            Poll::Ready(_)
-        ));
+        assert_eq!(
+            ready(f.poll(t0 + Duration::from_millis(900), Encoding::Utf8)),
+            "1. e4 e5 2. Nf3 Nc6 *\n"
+        );
         // A cut token that stays is what was written, after STALE.
         std::fs::write(&path, "1. e4 e5 2. Nf3 Nc6 3. Bb").unwrap();
-        assert!(matches!(
-            f.poll(t0 + Duration::from_secs(1), Encoding::Utf8),
-            Poll::Nothing
-        ));
-        assert!(matches!(
-            f.poll(t0 + Duration::from_secs(4), Encoding::Utf8),
-            Poll::Ready(_)
-        ));
+        assert_eq!(
+            ready(f.poll(t0 + Duration::from_secs(1), Encoding::Utf8)),
+            "1. e4 e5 2. Nf3 Nc6 3. "
+        );
+        assert_eq!(
+            ready(f.poll(t0 + Duration::from_secs(4), Encoding::Utf8)),
+            "1. e4 e5 2. Nf3 Nc6 3. Bb"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

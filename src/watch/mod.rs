@@ -8,10 +8,16 @@
 //! emitted once, [`view`] prints them (a live view on a terminal, JSON lines
 //! elsewhere). This module is the polling loop and the per-file state.
 
+pub mod discover;
 pub mod events;
 pub mod follow;
+pub mod livechess;
+pub mod look;
 pub mod schema;
+pub mod serve;
 pub mod view;
+pub mod warn;
+pub mod words;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -26,8 +32,8 @@ use crate::record::{Encoding, Reader};
 use events::{Board, Context, Event, EventKind, GameId};
 use follow::{Follow, Poll};
 
-/// At most this many files are followed (a folder of round files grows by
-/// one a round).
+/// At most this many files are followed at once (a folder of round files
+/// grows by one a round). A file deleted from a folder gives its place up.
 pub const MAX_FILES: usize = 1000;
 /// At most this many boards per file.
 pub const MAX_BOARDS: usize = 2000;
@@ -38,6 +44,8 @@ pub struct Config {
     pub interval: Duration,
     pub options: ScanOptions,
     pub encoding: Encoding,
+    /// `--low-time`: a clock under this many seconds is said.
+    pub low_time: Option<f64>,
 }
 
 /// Totals for the summary printed on exit.
@@ -82,9 +90,24 @@ pub struct Watched {
     last_error: Option<String>,
     /// Set on Ctrl-C: a long first read stops between games.
     pub stop: Option<Arc<AtomicBool>>,
+    /// [`MAX_BOARDS`] was reached and said.
+    full: bool,
+    /// `--low-time`, in seconds.
+    pub low_time: Option<f64>,
+    /// Board keys a sibling file follows already (a LiveChess export).
+    taken: std::collections::HashSet<String>,
 }
 
 impl Watched {
+    pub fn path(&self) -> &std::path::Path {
+        &self.follow.path
+    }
+
+    /// The keys of the boards this file follows.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.index.keys()
+    }
+
     pub fn new(path: PathBuf) -> Watched {
         Watched {
             file: Arc::from(path.display().to_string()),
@@ -94,6 +117,9 @@ impl Watched {
             shown: Vec::new(),
             last_error: None,
             stop: None,
+            full: false,
+            low_time: None,
+            taken: std::collections::HashSet::new(),
         }
     }
 
@@ -118,6 +144,7 @@ impl Watched {
             file: &file,
             bytes,
             options,
+            low_time: self.low_time,
         };
         let mut reader = Reader::new(bytes, encoding);
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -141,6 +168,9 @@ impl Watched {
             let n = seen.entry(id.key()).or_default();
             *n += 1;
             let key = format!("{}\u{0}{n}", id.key());
+            if self.taken.contains(&key) && !self.index.contains_key(&key) {
+                continue;
+            }
             let at = match self.index.get(&key) {
                 Some(&i) => i,
                 None if self.boards.len() < MAX_BOARDS => {
@@ -148,7 +178,21 @@ impl Watched {
                     self.index.insert(key, self.boards.len() - 1);
                     self.boards.len() - 1
                 }
-                None => continue,
+                None => {
+                    if !self.full {
+                        self.full = true;
+                        emit(Event::new(
+                            &file,
+                            &GameId::of(&record, index),
+                            0,
+                            EventKind::LimitReached,
+                            format!(
+                                "game {index} is past the {MAX_BOARDS} boards a file may have: it and the games after it are not followed"
+                            ),
+                        ));
+                    }
+                    continue;
+                }
             };
             self.boards[at].id.index = index;
             for ev in self.boards[at].update(&record, &cx) {
@@ -184,6 +228,10 @@ pub struct Watcher {
     config: Config,
     stop: Arc<AtomicBool>,
     pub files: Vec<Watched>,
+    discover: discover::Discover,
+    /// The file limit or the folder limit was reached and said.
+    said_files: bool,
+    said_dirs: bool,
 }
 
 impl Watcher {
@@ -192,41 +240,88 @@ impl Watcher {
             config,
             stop,
             files: Vec::new(),
+            discover: discover::Discover::default(),
+            said_files: false,
+            said_dirs: false,
+        }
+    }
+
+    /// Takes the files listed now: new ones while there is room (a file no
+    /// longer listed keeps its state until its place is needed).
+    fn take_new(&mut self, targets: &[PathBuf], emit: &mut dyn FnMut(Event)) {
+        let listed: std::collections::HashSet<&PathBuf> = targets.iter().collect();
+        let known: std::collections::HashSet<PathBuf> =
+            self.files.iter().map(|w| w.follow.path.clone()).collect();
+        let mut added = false;
+        for path in targets.iter().filter(|p| !known.contains(*p)) {
+            if self.files.len() >= MAX_FILES {
+                self.files.retain(|w| listed.contains(&w.follow.path));
+            }
+            if self.files.len() >= MAX_FILES {
+                if !self.said_files {
+                    self.said_files = true;
+                    emit(limit(
+                        path,
+                        format!(
+                            "{MAX_FILES} files are followed already: this one and any other new one are not"
+                        ),
+                    ));
+                }
+                continue;
+            }
+            let mut w = Watched::new(path.clone());
+            w.stop = Some(Arc::clone(&self.stop));
+            w.low_time = self.config.low_time;
+            self.files.push(w);
+            added = true;
+        }
+        if added {
+            self.files.sort_by(|a, b| a.follow.path.cmp(&b.follow.path));
+        }
+        if let Some(dir) = &self.discover.dirs_left_out
+            && !self.said_dirs
+        {
+            self.said_dirs = true;
+            emit(limit(
+                dir,
+                format!(
+                    "{} folders are looked at already: this one and any other new one are not",
+                    discover::MAX_DIRS
+                ),
+            ));
         }
     }
 
     /// One poll of every file; the new events, in file order.
     pub fn poll(&mut self, now: Instant, emit: &mut dyn FnMut(Event)) {
-        let mut added = false;
-        let targets = follow::targets(&self.config.paths, MAX_FILES);
-        let known: std::collections::HashSet<PathBuf> =
-            self.files.iter().map(|w| w.follow.path.clone()).collect();
-        for path in &targets {
-            if self.files.len() < MAX_FILES && !known.contains(path) {
-                let mut w = Watched::new(path.clone());
-                w.stop = Some(Arc::clone(&self.stop));
-                self.files.push(w);
-                added = true;
-            }
-        }
-        if added {
-            self.files.sort_by(|a, b| a.follow.path.cmp(&b.follow.path));
-        }
+        let targets = self.discover.targets(&self.config.paths);
+        self.take_new(&targets, emit);
         // A file no longer listed (deleted from a folder, or a named path
         // that became a folder) keeps its state but is not looked at.
         let listed: std::collections::HashSet<&PathBuf> = targets.iter().collect();
-        for w in self
-            .files
-            .iter_mut()
-            .filter(|w| listed.contains(&w.follow.path))
-        {
+        for i in 0..self.files.len() {
             if self.stop.load(Ordering::SeqCst) {
                 break;
             }
-            match w.follow.poll(now, self.config.encoding) {
+            let Some(w) = self.files.get_mut(i) else {
+                break;
+            };
+            if !listed.contains(&w.follow.path) {
+                continue;
+            }
+            let poll = w.follow.poll(now, self.config.encoding);
+            let taken = match &poll {
+                Poll::Ready(_) => livechess::taken_by_siblings(&self.files, i),
+                _ => std::collections::HashSet::new(),
+            };
+            let Some(w) = self.files.get_mut(i) else {
+                break;
+            };
+            match poll {
                 Poll::Nothing | Poll::Missing => {}
                 Poll::Ready(bytes) => {
                     w.last_error = None;
+                    w.taken = taken;
                     w.apply_with(&bytes, &self.config.options, self.config.encoding, emit);
                 }
                 Poll::Broken(bytes, offset, message) => {
@@ -252,6 +347,12 @@ impl Watcher {
     }
 }
 
+/// A limit reached, about a whole file or folder.
+fn limit(path: &std::path::Path, message: String) -> Event {
+    let file: Arc<str> = Arc::from(path.display().to_string());
+    Event::new(&file, &GameId::none(), 0, EventKind::LimitReached, message)
+}
+
 /// Runs until `stop` is set (Ctrl-C), printing with `sink`.
 pub fn run(
     config: Config,
@@ -269,6 +370,9 @@ pub fn run(
         watcher.poll(tick, &mut |e| {
             any = true;
             *summary.by_kind.entry(e.kind).or_default() += 1;
+            if e.kind == EventKind::LimitReached {
+                crate::output::to_stderr(format!("verify-claim watch: {}: {}", e.file, e.message));
+            }
             if failed.is_none()
                 && let Err(err) = sink.event(&e, std::time::SystemTime::now())
             {
@@ -343,5 +447,104 @@ mod tests {
         // The same boards in the other order: nothing new.
         assert_eq!(kinds(&mut w, &format!("{b}\n{a}")), []);
         assert_eq!(w.boards.len(), 2);
+    }
+
+    #[test]
+    fn every_limit_is_said_once_naming_the_file() {
+        let mut w = Watched::new(PathBuf::from("long.pgn"));
+        let long = format!("{}*\n", "Nf3 Nf6 Ng1 Ng8 ".repeat(1001));
+        let said = |evs: Vec<Event>| {
+            evs.into_iter()
+                .filter(|e| e.kind == EventKind::LimitReached)
+                .map(|e| format!("{} {}", e.file, e.message))
+                .collect::<Vec<_>>()
+        };
+        let opts = ScanOptions::default();
+        assert_eq!(
+            said(w.apply(long.as_bytes(), &opts, Encoding::Utf8)),
+            ["long.pgn the record has 4004 plies: only the first 4000 are followed"]
+        );
+        assert!(said(w.apply(long.as_bytes(), &opts, Encoding::Utf8)).is_empty());
+        let mut w = Watched::new(PathBuf::from("many.pgn"));
+        let many = "1. e4 *\n\n".repeat(MAX_BOARDS + 2);
+        assert_eq!(
+            said(w.apply(many.as_bytes(), &opts, Encoding::Utf8)),
+            [
+                "many.pgn game 2001 is past the 2000 boards a file may have: it and the games after it are not followed"
+            ]
+        );
+    }
+
+    #[test]
+    fn deleted_files_give_their_place_up() {
+        let dir = std::env::temp_dir().join(format!("vc-watch-limit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = Config {
+            paths: vec![dir.display().to_string()],
+            interval: Duration::from_millis(10),
+            options: ScanOptions::default(),
+            encoding: Encoding::Utf8,
+            low_time: None,
+        };
+        let mut watcher = Watcher::new(config, Arc::new(AtomicBool::new(false)));
+        let poll = |w: &mut Watcher| {
+            let mut out = Vec::new();
+            w.poll(Instant::now(), &mut |e| {
+                out.push(format!("{} {}", e.kind.name(), e.file))
+            });
+            out
+        };
+        for i in 0..MAX_FILES {
+            std::fs::write(dir.join(format!("g{i:04}.pgn")), "1. e4 *\n").unwrap();
+        }
+        assert!(poll(&mut watcher).is_empty());
+        for i in 0..MAX_FILES {
+            std::fs::remove_file(dir.join(format!("g{i:04}.pgn"))).unwrap();
+        }
+        let mate = "1. f3 e5 2. g4 Qh4# *\n";
+        std::fs::write(dir.join("new.pgn"), mate).unwrap();
+        let new = dir.join("new.pgn").display().to_string();
+        assert_eq!(poll(&mut watcher), [format!("game-ended {new}")]);
+        for i in 0..MAX_FILES {
+            std::fs::write(dir.join(format!("h{i:04}.pgn")), "1. e4 *\n").unwrap();
+        }
+        let last = dir
+            .join(format!("h{:04}.pgn", MAX_FILES - 1))
+            .display()
+            .to_string();
+        assert_eq!(poll(&mut watcher), [format!("limit-reached {last}")]);
+        assert!(poll(&mut watcher).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn early_warnings_from_the_board_and_the_clocks() {
+        let mut w = Watched::new(PathBuf::from("w.pgn"));
+        w.low_time = Some(60.0);
+        let text = "1. Nf3 {[%clk 0:00:50]} Nf6 {[%clk 0:01:30]} 2. Ng1 {[%clk 0:00:00]} {[%emt 0:00:05]} Ng8 *\n";
+        let got: Vec<(&str, usize, String)> = w
+            .apply(text.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
+            .into_iter()
+            .filter(|e| e.kind != EventKind::ClaimAvailable)
+            .map(|e| (e.kind.name(), e.ply, e.message))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("low-time", 1, "White's clock shows 0:00:50 after 1.Nf3: under the 60 s of --low-time".to_owned()),
+                ("flag-fall", 3, "White's clock shows 0:00:00 after 2.Ng1: the flag fell and Black can still checkmate: White loses (6.9)".to_owned()),
+                ("repetition-warning", 4, "the position after 2...Ng8 stands the second time: a third occurrence can be claimed (9.2.2)".to_owned()),
+            ]
+        );
+        let mut w = Watched::new(PathBuf::from("c.pgn"));
+        let fen = "[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/R7/K7 w - - 89 60\"]\n\n60. Ra3 *\n";
+        let kinds: Vec<&str> = w
+            .apply(fen.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
+            .iter()
+            .map(|e| e.kind.name())
+            .collect();
+        assert_eq!(kinds, ["count-warning"]);
+        assert_eq!(w.boards[0].look.clock_white, None);
     }
 }

@@ -18,6 +18,17 @@ pub enum EventKind {
     RecordChanged,
     /// A record or file the tool cannot read (bad tags, bad FEN, syntax).
     RecordError,
+    /// A bound of the watch was reached (files, folders, boards in a file,
+    /// plies of a board): what lies beyond it is not followed. Said once.
+    LimitReached,
+    /// A position stands the second time (the next can be claimed).
+    RepetitionWarning,
+    /// Ten plies short of the move-count claim (90 in chess).
+    CountWarning,
+    /// A clock under `--low-time`, from `[%clk]`.
+    LowTime,
+    /// A clock at zero, from `[%clk]` (6.9).
+    FlagFall,
 }
 
 impl EventKind {
@@ -30,6 +41,11 @@ impl EventKind {
             EventKind::ResultEntered => "result-entered",
             EventKind::RecordChanged => "record-changed",
             EventKind::RecordError => "record-error",
+            EventKind::LimitReached => "limit-reached",
+            EventKind::RepetitionWarning => "repetition-warning",
+            EventKind::CountWarning => "count-warning",
+            EventKind::LowTime => "low-time",
+            EventKind::FlagFall => "flag-fall",
         }
     }
 }
@@ -160,8 +176,14 @@ impl Event {
         match self.kind {
             EventKind::GameEnded | EventKind::MovesAfterEnd | EventKind::IllegalMove => true,
             EventKind::ResultEntered => self.agrees == Some(false),
-            EventKind::RecordError => true,
-            EventKind::ClaimAvailable | EventKind::RecordChanged => false,
+            EventKind::RecordError
+            | EventKind::LimitReached
+            | EventKind::LowTime
+            | EventKind::FlagFall => true,
+            EventKind::ClaimAvailable
+            | EventKind::RecordChanged
+            | EventKind::RepetitionWarning
+            | EventKind::CountWarning => false,
         }
     }
 }

@@ -219,15 +219,48 @@ impl<W: Write> Live<W> {
         lines.push(String::new());
         lines.push("Recent events:".to_owned());
         for (i, (text, alert)) in self.recent.iter().enumerate() {
-            let text = clip(text, width.saturating_sub(2));
-            lines.push(if *alert && i + 1 == self.recent.len() {
-                format!("  \x1b[1;31m{text}\x1b[0m")
-            } else {
-                format!("  {text}")
-            });
+            let newest = *alert && i + 1 == self.recent.len();
+            for (k, part) in wrap(text, width.saturating_sub(4)).into_iter().enumerate() {
+                let indent = if k == 0 { "  " } else { "    " };
+                lines.push(if newest {
+                    format!("{indent}\x1b[1;31m{part}\x1b[0m")
+                } else {
+                    format!("{indent}{part}")
+                });
+            }
         }
         lines
     }
+}
+
+/// The text in lines of at most `n` characters, broken at spaces (a word
+/// longer than a line is cut into pieces).
+pub fn wrap(s: &str, n: usize) -> Vec<String> {
+    let n = n.max(10);
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for word in s.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        while !word.is_empty() {
+            let used = line.chars().count();
+            let room = n.saturating_sub(used + usize::from(used > 0));
+            if word.len() <= room {
+                if used > 0 {
+                    line.push(' ');
+                }
+                line.extend(word.drain(..));
+            } else if used > 0 {
+                out.push(std::mem::take(&mut line));
+            } else {
+                line.extend(word.drain(..n.min(word.len())));
+                out.push(std::mem::take(&mut line));
+            }
+        }
+    }
+    if !line.is_empty() || out.is_empty() {
+        out.push(line);
+    }
+    out
 }
 
 /// The first `n` characters.
@@ -286,5 +319,22 @@ impl<W: Write> Sink for Live<W> {
         self.out.flush()?;
         crate::output::to_stderr(summary.line());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_text_is_wrapped_not_cut() {
+        let text = "board 1.1 ply 4: game-ended: the game ended at ply 4 by checkmate (5.1.1)";
+        let lines = wrap(text, 30);
+        assert!(lines.iter().all(|l| l.chars().count() <= 30), "{lines:?}");
+        assert_eq!(lines.join(" "), text);
+        assert_eq!(
+            wrap(&"x".repeat(25), 10),
+            ["x".repeat(10), "x".repeat(10), "x".repeat(5)]
+        );
     }
 }

@@ -1,0 +1,230 @@
+//! Requests: the routes, the access checks, and the event streams (one
+//! thread each, bounded in number; a stream that cannot be written to
+//! ends, and one that falls behind the ring is told what it lost).
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tiny_http::{Header, Method, Request, Response};
+
+use super::MAX_STREAMS;
+use super::hub::Hub;
+use super::page;
+
+/// What every request handler needs.
+pub struct Cx {
+    pub hub: Arc<Hub>,
+    pub token: Option<String>,
+    pub port: u16,
+    pub loopback: bool,
+    pub stop: Arc<AtomicBool>,
+    pub streams: Arc<AtomicUsize>,
+    pub page: String,
+    pub css: String,
+}
+
+/// The Content-Security-Policy of every answer: nothing from elsewhere,
+/// scripts and styles only from the tool itself.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+fn header(name: &str, value: &str) -> Option<Header> {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
+}
+
+fn respond(rq: Request, status: u16, kind: &str, body: Vec<u8>) {
+    let mut r = Response::from_data(body).with_status_code(status);
+    for h in [
+        header("Content-Type", kind),
+        header("Content-Security-Policy", CSP),
+        header("X-Content-Type-Options", "nosniff"),
+        header("Referrer-Policy", "no-referrer"),
+        header("Cache-Control", "no-store"),
+        // One request per connection: a stream never waits behind another
+        // answer on a kept-alive connection.
+        header("Connection", "close"),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        r.add_header(h);
+    }
+    // A client that went away is no concern of the watch.
+    let _ = rq.respond(r);
+}
+
+/// The value of a query parameter.
+fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+}
+
+fn request_header<'a>(rq: &'a Request, name: &'static str) -> Option<&'a str> {
+    rq.headers()
+        .iter()
+        .find(|h| h.field.equiv(name))
+        .map(|h| h.value.as_str())
+}
+
+/// Equal, in a time that does not depend on where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Whether the request may read the boards: the token when there is one;
+/// on loopback without one, a Host that names this machine (a page from
+/// elsewhere cannot read the boards through a name that resolves here).
+fn allowed(rq: &Request, query: &str, cx: &Cx) -> bool {
+    if let Some(token) = &cx.token {
+        let given = param(query, "token").or_else(|| {
+            request_header(rq, "Authorization").and_then(|v| v.strip_prefix("Bearer "))
+        });
+        return given.is_some_and(|g| same(g, token));
+    }
+    let host = request_header(rq, "Host").unwrap_or("");
+    let port = cx.port;
+    cx.loopback
+        && [
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            format!("[::1]:{port}"),
+        ]
+        .iter()
+        .any(|h| h == host)
+}
+
+/// Answers one request.
+pub fn handle(rq: Request, cx: &Cx) {
+    let url = rq.url().to_owned();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    if !matches!(rq.method(), Method::Get | Method::Head) {
+        return respond(
+            rq,
+            405,
+            "text/plain; charset=utf-8",
+            b"read-only\n".to_vec(),
+        );
+    }
+    let public = match path {
+        "/app.js" => Some(("text/javascript; charset=utf-8", page::JS)),
+        "/app.css" => Some(("text/css; charset=utf-8", cx.css.as_str())),
+        _ => None,
+    };
+    if let Some((kind, body)) = public {
+        return respond(rq, 200, kind, body.as_bytes().to_vec());
+    }
+    if !matches!(path, "/" | "/events" | "/state") {
+        return respond(
+            rq,
+            404,
+            "text/plain; charset=utf-8",
+            b"not found\n".to_vec(),
+        );
+    }
+    if !allowed(&rq, query, cx) {
+        return respond(
+            rq,
+            403,
+            "text/plain; charset=utf-8",
+            b"forbidden: the URL printed at start has the token\n".to_vec(),
+        );
+    }
+    match path {
+        "/" => respond(
+            rq,
+            200,
+            "text/html; charset=utf-8",
+            cx.page.as_bytes().to_vec(),
+        ),
+        "/state" => respond(rq, 200, "application/json", cx.hub.snapshot().into_bytes()),
+        _ => open_stream(rq, query, cx),
+    }
+}
+
+/// Starts an event stream on its own thread, if there is room.
+fn open_stream(rq: Request, query: &str, cx: &Cx) {
+    let resume = request_header(&rq, "Last-Event-ID")
+        .or_else(|| param(query, "after"))
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let boards = param(query, "boards") == Some("1");
+    if cx.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
+        cx.streams.fetch_sub(1, Ordering::SeqCst);
+        return respond(
+            rq,
+            503,
+            "text/plain; charset=utf-8",
+            format!("at most {MAX_STREAMS} event streams at once\n").into_bytes(),
+        );
+    }
+    let hub = Arc::clone(&cx.hub);
+    let stop = Arc::clone(&cx.stop);
+    let streams = Arc::clone(&cx.streams);
+    let spawned = std::thread::Builder::new()
+        .name("sse".to_owned())
+        .stack_size(128 << 10)
+        .spawn(move || {
+            let from = resume.map_or(1, |id| id.saturating_add(1));
+            let _ = stream(rq.into_writer(), &hub, from, boards, &stop);
+            streams.fetch_sub(1, Ordering::SeqCst);
+        });
+    if spawned.is_err() {
+        cx.streams.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Writes events from id `next` on until the watch ends or the client
+/// goes away.
+fn stream(
+    mut w: Box<dyn Write + Send>,
+    hub: &Hub,
+    mut next: u64,
+    boards: bool,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
+    write!(
+        w,
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: {CSP}\r\nConnection: close\r\n\r\nretry: 1000\n\n"
+    )?;
+    w.flush()?;
+    let mut seen = if boards { Some(0) } else { None };
+    let mut quiet_since = Instant::now();
+    while !stop.load(Ordering::SeqCst) {
+        let b = hub.wait(next, seen, Duration::from_millis(250));
+        let mut out = String::new();
+        if b.lost > 0 {
+            out.push_str(&format!(
+                "event: lost\ndata: {{\"missed\":{},\"resumed_at\":{}}}\n\n",
+                b.lost,
+                next + b.lost
+            ));
+        }
+        if seen.is_some() {
+            seen = Some(b.versions);
+            for j in &b.boards {
+                out.push_str(&format!("event: board\ndata: {j}\n\n"));
+            }
+        }
+        for (id, json) in &b.events {
+            out.push_str(&format!("id: {id}\ndata: {json}\n\n"));
+            next = id + 1;
+        }
+        if out.is_empty() && quiet_since.elapsed() >= Duration::from_secs(15) {
+            out.push_str(": still here\n\n");
+        }
+        if !out.is_empty() {
+            w.write_all(out.as_bytes())?;
+            w.flush()?;
+            quiet_since = Instant::now();
+        }
+        if b.closed {
+            break;
+        }
+    }
+    Ok(())
+}

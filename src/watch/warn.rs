@@ -1,0 +1,169 @@
+//! The arbiter's early warnings, said once per occurrence: a position that
+//! stands the second time (a third occurrence could be claimed, 9.2), the
+//! count ten plies short of a claim (90 plies without a pawn move or
+//! capture in chess, 9.3), and from the `[%clk]` comments: a clock under
+//! `--low-time`, and a flag fall with whether the opponent can still mate
+//! (6.9; the engine's `can_mate` decides it).
+
+use std::sync::Arc;
+
+use super::look::{command, seconds};
+use super::schema::{Event, EventKind, GameId};
+use crate::claims::Replay;
+use crate::game::{Game, Side, Win};
+use crate::laws::Rulebook;
+
+/// What was said, per board.
+#[derive(Debug, Default)]
+pub struct Warned {
+    /// Plies looked at so far.
+    done: usize,
+    /// Per side: low time said, flag fall said (at which ply).
+    low: [Option<usize>; 2],
+    flag: [Option<usize>; 2],
+}
+
+/// What the warnings need besides the replay.
+pub struct Input<'a> {
+    pub file: &'a Arc<str>,
+    pub id: &'a GameId,
+    pub bytes: &'a [u8],
+    /// Where the record ends in `bytes`.
+    pub end: usize,
+    pub rules: &'a Rulebook,
+    pub low_time: Option<f64>,
+    /// The ply at which the Laws ended the game: nothing is warned after.
+    pub ended: Option<usize>,
+}
+
+fn slot(side: Side) -> usize {
+    usize::from(side == Side::Black)
+}
+
+impl Warned {
+    /// The record was changed from ply `from` on.
+    pub fn back_to(&mut self, from: usize) {
+        self.done = self.done.min(from + 1);
+        for s in [&mut self.low, &mut self.flag] {
+            for v in s.iter_mut() {
+                if v.is_some_and(|p| p > from) {
+                    *v = None;
+                }
+            }
+        }
+    }
+
+    /// The warnings of the plies up to `upto` not looked at yet.
+    pub fn plies<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        i: &Input<'_>,
+        upto: usize,
+        out: &mut Vec<Event>,
+    ) {
+        let last = i.ended.map_or(upto, |e| e.min(upto)).min(replay.len());
+        for p in self.done.max(1)..=last {
+            let pos = replay.position(p);
+            let ev = |kind, message: String| {
+                let mut e = Event::new(i.file, i.id, p, kind, message);
+                e.mv = Some(replay.label(p));
+                e
+            };
+            let Some(&hash) = replay.hashes.get(p) else {
+                break;
+            };
+            if replay.occurrences(&pos, hash, p).len() == 2 {
+                let mut e = ev(
+                    EventKind::RepetitionWarning,
+                    format!(
+                        "the position after {} stands the second time: a third occurrence can be claimed ({})",
+                        replay.label(p),
+                        i.rules.repetition.board
+                    ),
+                );
+                e.reason = Some(i.rules.repetition_rule);
+                e.article = Some(i.rules.repetition.board);
+                e.side = Some(G::side_to_move(&pos));
+                out.push(e);
+            }
+            let warn_at = i.rules.count_plies.saturating_sub(10);
+            if warn_at > 0 && G::count_clock(&pos) == warn_at {
+                out.push(ev(
+                    EventKind::CountWarning,
+                    format!(
+                        "{warn_at} plies without a pawn move or capture: a claim can be made at {} ({})",
+                        i.rules.count_plies, i.rules.count.board
+                    ),
+                ));
+            }
+            self.clock::<G>(replay, i, p, out);
+        }
+        self.done = self.done.max(last + 1);
+    }
+
+    /// The clock the mover of ply `p` wrote after the move.
+    fn clock<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        i: &Input<'_>,
+        p: usize,
+        out: &mut Vec<Event>,
+    ) {
+        let (Some(&from), to) = (
+            replay.offsets.get(p - 1),
+            replay.offsets.get(p).copied().unwrap_or(i.end),
+        ) else {
+            return;
+        };
+        let text = String::from_utf8_lossy(i.bytes.get(from..to.max(from)).unwrap_or_default());
+        let Some(clock) = command(&text, "%clk") else {
+            return;
+        };
+        let Some(left) = seconds(&clock) else { return };
+        let before = replay.position(p - 1);
+        let mover = G::side_to_move(&before);
+        let k = slot(mover);
+        let mut e = Event::new(i.file, i.id, p, EventKind::LowTime, String::new());
+        e.side = Some(mover);
+        e.mv = Some(replay.label(p));
+        if left <= 0.0 && self.flag[k].is_none() {
+            self.flag[k] = Some(p);
+            let other = mover.other();
+            // Once a side a game at most: the full search, to say it outright.
+            let can = G::can_mate(&replay.position(p), other, crate::game::Search::Full);
+            e.kind = EventKind::FlagFall;
+            e.article = Some("6.9");
+            e.message = match can {
+                Win::No => format!(
+                    "{}'s clock shows {clock} after {}: the flag fell, but {} cannot checkmate by any series of legal moves: the game is drawn (6.9)",
+                    mover.title(),
+                    replay.label(p),
+                    other.title()
+                ),
+                Win::Yes { .. } => format!(
+                    "{}'s clock shows {clock} after {}: the flag fell and {} can still checkmate: {} loses (6.9)",
+                    mover.title(),
+                    replay.label(p),
+                    other.title(),
+                    mover.title()
+                ),
+                Win::Undetermined => format!(
+                    "{}'s clock shows {clock} after {}: the flag fell; whether {} can still checkmate is not decided (6.9)",
+                    mover.title(),
+                    replay.label(p),
+                    other.title()
+                ),
+            };
+            out.push(e);
+        } else if i.low_time.is_some_and(|t| left < t) && self.low[k].is_none() && left > 0.0 {
+            self.low[k] = Some(p);
+            e.message = format!(
+                "{}'s clock shows {clock} after {}: under the {} s of --low-time",
+                mover.title(),
+                replay.label(p),
+                i.low_time.unwrap_or_default()
+            );
+            out.push(e);
+        }
+    }
+}
