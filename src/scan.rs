@@ -77,6 +77,15 @@ enum Work {
     },
     /// A path a walk left out, and why.
     Skipped { file: Arc<str>, message: String },
+    /// A run of a zstd file's frames whose decoding failed: its work, then
+    /// the error as a stream's ([`Work::Failed`]); the file's later work is
+    /// dropped, as a stream stops at its error.
+    Stopped {
+        chunk: Box<Work>,
+        input: usize,
+        file: Arc<str>,
+        message: String,
+    },
 }
 
 /// Totals for the summary and the exit status.
@@ -400,6 +409,19 @@ impl Order {
                 printer.input_error(&Diagnostic::new(&file, None, message), out)
             }
             Work::Skipped { file, message } => printer.input_warning(&file, &message, out),
+            Work::Stopped {
+                chunk,
+                input,
+                file,
+                message,
+            } => {
+                self.print(*chunk, printer, out)?;
+                if self.unread == Some(input) {
+                    return Ok(());
+                }
+                self.unread = Some(input);
+                self.print(Work::Failed { file, message }, printer, out)
+            }
             Work::Unread {
                 input,
                 file,

@@ -11,6 +11,7 @@ use crate::input::chunks::{Chunk, Chunker};
 use crate::input::open::{Source, open_source};
 use crate::input::ranges::{Buffers, Ranges};
 use crate::input::walk::Item;
+use crate::input::zst_frames::{self, Frames};
 use crate::record::Encoding;
 
 /// What the printer receives: a task's work, in any order, or the number
@@ -32,6 +33,13 @@ pub(super) enum Task {
         input: usize,
         file: Arc<str>,
         chunk: Chunk,
+    },
+    /// A run of a multi-frame zstd file's frames, decoded by the worker.
+    Frames {
+        input: usize,
+        file: Arc<str>,
+        frames: Arc<Frames>,
+        run: u64,
     },
 }
 
@@ -91,6 +99,17 @@ impl Producer {
 
     fn input(&mut self, input: usize, path: &str) -> bool {
         let file: Arc<str> = Arc::from(if path == "-" { "<stdin>" } else { path });
+        if let Some(frames) = zst_frames::cut(path) {
+            let frames = Arc::new(frames);
+            return (0..frames.runs()).all(|run| {
+                self.task(Task::Frames {
+                    input,
+                    file: Arc::clone(&file),
+                    frames: Arc::clone(&frames),
+                    run,
+                })
+            });
+        }
         let source = match open_source(path, Arc::clone(&self.consumed)) {
             Ok(s) => s,
             Err(e) => {
@@ -126,12 +145,7 @@ impl Producer {
                         }),
                         Ok(None) => return true,
                         Err(e) => {
-                            let message = match e.kind() {
-                                io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
-                                    format!("stopped reading: {e} (truncated or corrupt?)")
-                                }
-                                _ => format!("stopped reading: {e}"),
-                            };
+                            let message = stream_error(&e);
                             let file = Arc::clone(&file);
                             return self.work(Work::Failed { file, message });
                         }
@@ -142,6 +156,16 @@ impl Producer {
                 }
             }
         }
+    }
+}
+
+/// What a stream's read error says (a run of frames says the same).
+fn stream_error(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+            format!("stopped reading: {e} (truncated or corrupt?)")
+        }
+        _ => format!("stopped reading: {e}"),
     }
 }
 
@@ -189,6 +213,12 @@ impl Worker {
     pub(super) fn work(&mut self, task: Task) -> Work {
         let (input, file, chunk) = match task {
             Task::Chunk { input, file, chunk } => (input, file, chunk),
+            Task::Frames {
+                input,
+                file,
+                frames,
+                run,
+            } => return self.frames(input, file, &frames, run),
             Task::Range {
                 input,
                 file,
@@ -243,6 +273,68 @@ impl Worker {
             lines,
             findings,
             text,
+        }
+    }
+
+    /// A run of frames: its pieces analysed one by one and put together as
+    /// one chunk's work (game numbers and lines run on as the printer runs
+    /// them on); a decoding error comes after them and stops the file.
+    fn frames(&mut self, input: usize, file: Arc<str>, frames: &Frames, run: u64) -> Work {
+        self.consumed
+            .fetch_add(frames.run_len(run), Ordering::Relaxed);
+        let (mut games, mut plies, mut lines) = (0, 0, 0);
+        let mut findings = Vec::new();
+        let mut text = self.annotate.map(|_| Vec::new());
+        let mut reader = frames.reader(run);
+        let mut error = None;
+        while !frames.failed_before(run) && !self.stop.load(Ordering::Relaxed) {
+            let chunk = match reader.next_chunk() {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(e) => {
+                    error = Some(stream_error(&e));
+                    break;
+                }
+            };
+            let (g, p, l, mut f) = analyse_chunk_until(
+                &chunk,
+                self.encoding,
+                &self.options,
+                &self.stop,
+                self.boards,
+            );
+            if let (Some(min), Some(t)) = (self.annotate, text.as_mut()) {
+                t.extend(crate::report::pgn::annotate_chunk(
+                    &chunk.bytes,
+                    self.encoding,
+                    &f,
+                    min,
+                ));
+            }
+            for x in &mut f {
+                x.game += games;
+                x.place.line += lines;
+            }
+            findings.extend(f);
+            (games, plies, lines) = (games + g, plies + p, lines + l);
+        }
+        let work = Work::Chunk {
+            input,
+            file: Arc::clone(&file),
+            games,
+            plies,
+            lines,
+            findings,
+            text,
+        };
+        match error {
+            None => work,
+            Some(message) => Work::Stopped {
+                chunk: Box::new(work),
+                input,
+                file,
+                message,
+            },
         }
     }
 }
