@@ -9,7 +9,8 @@
 //! frames are found by walking their headers ([`walk`]), never by
 //! decompressing: a skippable frame is stepped over by its size, a zstd
 //! frame by pzstd's size when the bytes at its end are a frame's magic,
-//! else block header by block header to its last block (RFC 8878, 3.1.1).
+//! else block header by block header to its last block (RFC 8878, 3.1.1;
+//! at most [`BLOCK_BUDGET`] block headers a file).
 //! Consecutive frames make a run of about [`Limits::run_compressed`]
 //! compressed bytes; whatever the walk cannot read (a truncated last frame,
 //! trailing garbage, a bad header) goes into the last run, whose decoder
@@ -52,6 +53,11 @@ const ZSTD_MAGIC: u32 = 0xFD2F_B528;
 const SKIPPABLE: u32 = 0x184D_2A50;
 /// No block is larger (RFC 8878, 3.1.1.2.3: `Block_Maximum_Size`).
 const BLOCK_MAX: u64 = 128 << 10;
+/// Block headers read at most in a file's walk (each a small read): a
+/// large frame without pzstd's size (one `zstd -T0` frame of many GB) is
+/// not walked to its end before the scan starts; the walk stops there and
+/// the rest of the file is the last run's.
+const BLOCK_BUDGET: u32 = 1 << 12;
 
 /// How files are cut and read (tests make them small).
 #[derive(Clone, Copy, Debug)]
@@ -199,6 +205,7 @@ pub fn walk(src: &dyn ReadAt, len: u64) -> (Vec<Unit>, u64) {
     let mut units = Vec::new();
     let (mut at, mut start) = (0, 0);
     let mut hint = None;
+    let mut budget = BLOCK_BUDGET;
     while at < len {
         let Some(magic) = read_u32(src, at, len) else {
             break;
@@ -223,7 +230,7 @@ pub fn walk(src: &dyn ReadAt, len: u64) -> (Vec<Unit>, u64) {
         if magic != ZSTD_MAGIC {
             break;
         }
-        let Some((end, content)) = frame_end(src, at, len, hint.take()) else {
+        let Some((end, content)) = frame_end(src, at, len, hint.take(), &mut budget) else {
             break;
         };
         units.push(Unit {
@@ -238,8 +245,15 @@ pub fn walk(src: &dyn ReadAt, len: u64) -> (Vec<Unit>, u64) {
 
 /// The end of the zstd frame at `at` and its content size: by pzstd's
 /// `hint` when a frame (or the file's end) follows it there, else by its
-/// blocks. `None` when the frame is cut short or its header is bad.
-fn frame_end(src: &dyn ReadAt, at: u64, len: u64, hint: Option<u64>) -> Option<(u64, Option<u64>)> {
+/// blocks, while `budget` lasts. `None` when the frame is cut short, its
+/// header is bad, or the budget is spent.
+fn frame_end(
+    src: &dyn ReadAt,
+    at: u64,
+    len: u64,
+    hint: Option<u64>,
+    budget: &mut u32,
+) -> Option<(u64, Option<u64>)> {
     let head = read(src, at, 18.min(len - at))?;
     let descriptor = *head.get(4)?;
     if descriptor & 0x08 != 0 {
@@ -273,6 +287,7 @@ fn frame_end(src: &dyn ReadAt, at: u64, len: u64, hint: Option<u64>) -> Option<(
     }
     let mut p = at + header as u64;
     loop {
+        *budget = budget.checked_sub(1)?;
         let b = read(src, p, 3)?;
         let v = u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16;
         let (last, kind, size) = (v & 1 != 0, (v >> 1) & 3, u64::from(v >> 3));

@@ -364,3 +364,26 @@ fn tempdir() -> io::Result<std::path::PathBuf> {
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
+
+#[test]
+fn the_walk_reads_a_bounded_number_of_block_headers() {
+    let text = games(600);
+    let every = text.len() / 5000;
+    let bytes = compress(
+        &text,
+        &cuts(text.len(), every),
+        Layout {
+            sizes: false,
+            headers: false,
+        },
+    );
+    let (units, stop) = walk(&Mem(bytes.clone()), bytes.len() as u64);
+    // One block a frame: the walk stops when its budget is spent...
+    assert_eq!(units.len(), BLOCK_BUDGET as usize);
+    assert!(stop < bytes.len() as u64);
+    // ...and the rest is the last run's, read all the same.
+    let read = read_all(&frames(&bytes, small(20_000)).unwrap());
+    assert_eq!(read.error, None);
+    assert!(read.text == text);
+    check_cuts(&text, &read);
+}
