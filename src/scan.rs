@@ -94,6 +94,15 @@ enum Work {
     },
     /// A path a walk left out, and why.
     Skipped { file: Arc<str>, message: String },
+    /// A run of a zstd file's frames whose decoding failed: its work, then
+    /// the error as a stream's ([`Work::Failed`]); the file's later work is
+    /// dropped, as a stream stops at its error.
+    Stopped {
+        chunk: Box<Work>,
+        input: usize,
+        file: Arc<str>,
+        message: String,
+    },
     /// A worker panicked on game `game` of the task's chunk (0: before its
     /// first game, while the chunk was read): the scan ends with an error
     /// naming it (the chunk's first game for 0).
@@ -188,9 +197,11 @@ pub(crate) fn analyse_chunk(
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
+    // Games before this chunk in the same task (a run of frames has several).
+    let before = *game;
     loop {
         // Before the read: a panic while the next game is parsed names it.
-        *game = games + 1;
+        *game = before + games + 1;
         let Some(rec) = reader.next_game() else {
             break;
         };

@@ -8,11 +8,14 @@
 //! - [`open`]: a reader that decompresses by extension (or magic bytes).
 //! - [`chunks`]: a stream cut into chunks that each hold whole games.
 //! - [`ranges`]: a plain file cut by the workers themselves.
+//! - [`zst_frames`]: a multi-frame zstd file cut into runs of frames that
+//!   workers decode themselves.
 
 pub mod chunks;
 pub mod open;
 pub mod ranges;
 pub mod walk;
+pub mod zst_frames;
 
 use std::io::{self, Read};
 

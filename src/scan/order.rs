@@ -89,6 +89,19 @@ impl Order {
                 sink.input_error(&Diagnostic::new(&file, None, message))
             }
             Work::Skipped { file, message } => sink.input_warning(&file, &message),
+            Work::Stopped {
+                chunk,
+                input,
+                file,
+                message,
+            } => {
+                self.print(*chunk, sink)?;
+                if self.unread == Some(input) {
+                    return Ok(());
+                }
+                self.unread = Some(input);
+                self.print(Work::Failed { file, message }, sink)
+            }
             Work::Unread {
                 input,
                 file,

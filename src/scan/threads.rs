@@ -12,6 +12,7 @@ use crate::input::chunks::{Chunk, Chunker};
 use crate::input::open::{Compression, Source, open_source};
 use crate::input::ranges::{Buffers, Ranges};
 use crate::input::walk::Item;
+use crate::input::zst_frames::{self, Frames};
 use crate::record::Encoding;
 
 /// What the printer receives: a task's work, in any order, or the number
@@ -33,6 +34,13 @@ pub(super) enum Task {
         input: usize,
         file: Arc<str>,
         chunk: Chunk,
+    },
+    /// A run of a multi-frame zstd file's frames, decoded by the worker.
+    Frames {
+        input: usize,
+        file: Arc<str>,
+        frames: Arc<Frames>,
+        run: u64,
     },
 }
 
@@ -98,6 +106,17 @@ impl Producer {
         } else {
             Arc::from(crate::input::walk::display_name(path))
         };
+        if let Some(frames) = zst_frames::cut(path) {
+            let frames = Arc::new(frames);
+            return (0..frames.runs()).all(|run| {
+                self.task(Task::Frames {
+                    input,
+                    file: Arc::clone(&file),
+                    frames: Arc::clone(&frames),
+                    run,
+                })
+            });
+        }
         match open_source(path, Arc::clone(&self.consumed)) {
             Ok(Source::Plain(ranges)) => self.segments(input, file, ranges),
             Ok(Source::Stream(reader)) => self.stream(input, file, reader),
@@ -167,12 +186,7 @@ impl Producer {
                 }),
                 Ok(None) => return true,
                 Err(e) => {
-                    let message = match e.kind() {
-                        io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
-                            format!("stopped reading: {e} (truncated or corrupt?)")
-                        }
-                        _ => format!("stopped reading: {e}"),
-                    };
+                    let message = stream_error(&e);
                     return self.work(Work::Failed { file, message });
                 }
             };
@@ -180,6 +194,16 @@ impl Producer {
                 return false;
             }
         }
+    }
+}
+
+/// What a stream's read error says (a run of frames says the same).
+fn stream_error(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+            format!("stopped reading: {e} (truncated or corrupt?)")
+        }
+        _ => format!("stopped reading: {e}"),
     }
 }
 
@@ -228,9 +252,9 @@ impl Worker {
     /// task that will not come.
     pub(super) fn guarded(&mut self, task: Task) -> Work {
         let (input, file) = match &task {
-            Task::Range { input, file, .. } | Task::Chunk { input, file, .. } => {
-                (*input, Arc::clone(file))
-            }
+            Task::Range { input, file, .. }
+            | Task::Chunk { input, file, .. }
+            | Task::Frames { input, file, .. } => (*input, Arc::clone(file)),
         };
         let mut game = 0;
         match catch_unwind(AssertUnwindSafe(|| self.work(task, &mut game))) {
@@ -255,6 +279,12 @@ impl Worker {
     pub(super) fn work(&mut self, task: Task, game: &mut usize) -> Work {
         let (input, file, chunk) = match task {
             Task::Chunk { input, file, chunk } => (input, file, chunk),
+            Task::Frames {
+                input,
+                file,
+                frames,
+                run,
+            } => return self.frames(input, file, &frames, run, game),
             Task::Range {
                 input,
                 file,
@@ -309,6 +339,72 @@ impl Worker {
             lines,
             findings,
             text,
+        }
+    }
+
+    /// A run of frames: its pieces analysed one by one and put together as
+    /// one chunk's work (game numbers and lines run on as the order runs
+    /// them on); a decoding error comes after them and stops the file.
+    fn frames(
+        &mut self,
+        input: usize,
+        file: Arc<str>,
+        frames: &Frames,
+        run: u64,
+        game: &mut usize,
+    ) -> Work {
+        self.consumed
+            .fetch_add(frames.run_len(run), Ordering::Relaxed);
+        let (mut games, mut plies, mut lines) = (0, 0, 0);
+        let mut findings = Vec::new();
+        let mut text = self.needs.chunk.as_ref().map(|_| Vec::new());
+        let mut reader = frames.reader(run);
+        let mut error = None;
+        while !frames.failed_before(run) && !self.stop.load(Ordering::Relaxed) {
+            let chunk = match reader.next_chunk() {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(e) => {
+                    error = Some(stream_error(&e));
+                    break;
+                }
+            };
+            let how = Analysis {
+                encoding: self.encoding,
+                options: &self.options,
+                stop: &self.stop,
+                boards: self.needs.boards,
+                panic_on: self.panic_on.as_deref(),
+            };
+            *game = games;
+            let (g, p, l, mut f) = analyse_chunk(&chunk, &how, game);
+            if let (Some(hook), Some(t)) = (self.needs.chunk.as_ref(), text.as_mut()) {
+                t.extend(hook.chunk(&chunk.bytes, self.encoding, &f));
+            }
+            for x in &mut f {
+                x.game += games;
+                x.place.line += lines;
+            }
+            findings.extend(f);
+            (games, plies, lines) = (games + g, plies + p, lines + l);
+        }
+        let work = Work::Chunk {
+            input,
+            file: Arc::clone(&file),
+            games,
+            plies,
+            lines,
+            findings,
+            text,
+        };
+        match error {
+            None => work,
+            Some(message) => Work::Stopped {
+                chunk: Box::new(work),
+                input,
+                file,
+                message,
+            },
         }
     }
 }
