@@ -61,8 +61,10 @@ pub fn starts_game_in_window(bytes: &[u8], i: usize, at_input_start: bool) -> bo
     if from == 0 && at_input_start {
         return true;
     }
-    // The walk back over the blank line must stop inside the window.
-    bytes[from..i.saturating_sub(2).max(from)]
+    // The walk back over the indent and the blank line must stop inside
+    // the window.
+    let line = boundary::indent_start(bytes, i);
+    bytes[from..line.saturating_sub(2).max(from)]
         .iter()
         .any(|b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c))
 }
@@ -286,6 +288,13 @@ mod tests {
         let text = b"1. e4 *\n\n[Event \"b\"]";
         assert!(starts_game_in_window(text, 9, true));
         assert!(!starts_game_in_window(b"1. e4\n[Event \"b\"]", 6, true));
+        // An indent as long as the look-back is not decided either.
+        let mut text = b"x\n\n".to_vec();
+        text.extend(std::iter::repeat_n(b' ', LOOK_BACK + 10));
+        text.extend_from_slice(b"[Event \"a\"]");
+        let i = text.len() - 11;
+        assert!(boundary::is_game_start(&text, i));
+        assert!(!starts_game_in_window(&text[3..], i - 3, false));
     }
 
     #[test]

@@ -36,8 +36,9 @@ impl<'a> Reader<'a> {
                 b'}' => return self.err(at, "'}' with no comment open"),
                 b']' => return self.err(at, "']' outside a tag"),
                 b'"' => return self.err(at, "a string ('\"') in the movetext"),
-                // A new tag section: this game had no termination marker.
-                b'[' => return Ok(()),
+                // The next game's tags: this game had no termination marker.
+                b'[' if boundary::is_game_start(b, at) => return Ok(()),
+                b'[' => return self.err(at, BRACKET_IN_MOVETEXT),
                 b'$' => {
                     let mut i = at + 1;
                     while i < b.len() && b[i].is_ascii_digit() {
@@ -162,8 +163,8 @@ impl<'a> Reader<'a> {
         self.err(open, "unterminated comment: '{' with no closing '}'")
     }
 
-    /// Skips a variation (nested ones too). It ends, unclosed, at a line
-    /// that begins with `[`: the next game's tags.
+    /// Skips a variation (nested ones too). It ends, unclosed, at a game
+    /// start ([`boundary::is_game_start`]): the next game's tags.
     fn skip_variation(&mut self) -> Parse<()> {
         let b = self.bytes;
         let open = self.pos;
@@ -183,7 +184,7 @@ impl<'a> Reader<'a> {
                     continue;
                 }
                 b';' => self.skip_line(),
-                b'[' if boundary::at_line_start(b, self.pos) => break,
+                b'[' if boundary::is_game_start(b, self.pos) => break,
                 0 => {
                     return self.err(
                         self.pos,
@@ -197,6 +198,10 @@ impl<'a> Reader<'a> {
         self.err(open, "unterminated variation: '(' with no closing ')'")
     }
 }
+
+/// A `[` in the movetext that does not start a game (a tag line at the
+/// start of a line after a blank line): never part of the movetext.
+const BRACKET_IN_MOVETEXT: &str = "'[' in the movetext: a command such as [%clk 0:01:00] belongs inside a comment {...}, and a game's tags start a line after a blank line";
 
 /// The termination marker `word` is, if it is one.
 fn result_text(word: &[u8]) -> Option<&'static str> {

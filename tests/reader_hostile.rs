@@ -1,0 +1,45 @@
+//! Issue 20's and 21's reader items through the binary: a `[` in the
+//! movetext, damaged tag lines, bounded claim mode, FEN move numbers.
+
+mod common;
+use common::{games_scanned, run, run_with_stdin, temp_file};
+
+const CLK: &[u8] = b"[Event \"a\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 [%clk 0:01:00] 4. Ng1 Ng8 *\n\n[Event \"b\"]\n\n1. e4 *\n";
+
+#[test]
+fn a_bracket_in_the_movetext_is_an_error_of_its_game_and_no_verdict() {
+    let path = temp_file("clk.pgn", CLK);
+    let r = run(&[&path, "--game", "1"]);
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(":3:34: error: '[' in the movetext"),
+        "{}",
+        r.stderr
+    );
+    // The game after it keeps its number.
+    let r = run(&[&path, "--game", "2"]);
+    assert!(r.stdout.contains("Game 2 of"), "{}", r.stdout);
+    assert!(r.stdout.contains(", b"), "{}", r.stdout);
+    // The scan, whole and through the chunker (standard input), agrees.
+    for (args, stdin) in [
+        (&["scan", &path][..], None),
+        (&["scan", "-", "--jobs", "3"], Some(CLK)),
+    ] {
+        let r = run_with_stdin(args, stdin);
+        assert_eq!(games_scanned(&r.stderr), 2, "{}", r.stderr);
+        assert_eq!(r.stdout.matches("parse-error").count(), 1, "{}", r.stdout);
+    }
+}
+
+#[test]
+fn a_damaged_tag_line_does_not_split_a_game() {
+    // chess.js's tests-pgn-0.pgn: one game, `<br />` between its tags.
+    let mut text = b"[Event \"?\"]<br />[Site \"?\"]<br />[White \"J\"]<br />[X? \"True\"]<br /><br />1. d4 d5 1-0 \n\n".to_vec();
+    text.extend_from_slice(b"[Event \"b\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+    let path = temp_file("br.pgn", &text);
+    let r = run(&["scan", &path]);
+    assert_eq!(games_scanned(&r.stderr), 2, "{}", r.stderr);
+    assert!(r.stdout.contains("game 2 (? – ?)"), "{}", r.stdout);
+    assert!(r.stdout.contains("checkmate"), "{}", r.stdout);
+}
