@@ -43,3 +43,33 @@ fn a_damaged_tag_line_does_not_split_a_game() {
     assert!(r.stdout.contains("game 2 (? – ?)"), "{}", r.stdout);
     assert!(r.stdout.contains("checkmate"), "{}", r.stdout);
 }
+
+#[test]
+fn uci_moves_spaced_dots_and_unescaped_quotes() {
+    // python-chess's uci-moves.pgn: a UCI move is named as such.
+    let path = temp_file("uci.pgn", b"[Event \"e\"]\n\ng1f3 c7c5 1/2-1/2\n");
+    let r = run(&["scan", &path]);
+    assert!(r.stdout.contains("'g1f3' is a UCI move"), "{}", r.stdout);
+    assert!(r.stdout.contains("here it is Nf3"), "{}", r.stdout);
+    // chess.js: `1. ... Ba5`.
+    let text = b"[FEN \"rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\"]\n\n1. ... Bb4+ 2. c3 *\n";
+    let path = temp_file("dots.pgn", text);
+    let r = run(&["scan", &path]);
+    assert!(!r.stdout.contains("error"), "{}", r.stdout);
+    // pychess's `[White ""Socrates Expert""]`: read, with a note.
+    let text = b"[Event \"e\"]\n[White \"\"Socrates Expert\"\"]\n\n1. e4 *\n";
+    let path = temp_file("quotes.pgn", text);
+    let r = run(&[&path]);
+    assert!(
+        r.stdout.contains("\"Socrates Expert\" – ?"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        r.stdout
+            .contains("the tag at 2:1 holds '\"' that are not escaped"),
+        "{}",
+        r.stdout
+    );
+}

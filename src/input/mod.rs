@@ -103,8 +103,8 @@ impl Selected {
         }
     }
 
-    /// Notes for the report: tags read as Latin-1, a missing termination
-    /// marker (with its place).
+    /// Notes for the report: tags read as Latin-1, quotes not escaped in a
+    /// tag value, a missing termination marker (with their places).
     pub fn notes(&self, record: &GameRecord<'_>) -> Vec<String> {
         let mut notes = Vec::new();
         if record.latin1 {
@@ -112,6 +112,13 @@ impl Selected {
                 Encoding::Latin1 => "tag values read as Latin-1 (ISO 8859-1), as asked".to_owned(),
                 _ => "tag values that are not UTF-8 were read as Latin-1 (ISO 8859-1); --encoding utf8 refuses them".to_owned(),
             });
+        }
+        if let Some(at) = record.unescaped_quotes {
+            let p = self.input.place(at);
+            notes.push(format!(
+                "the tag at {}:{} holds '\"' that are not escaped (as \\\"): its value was read up to the last '\"' before its ']', as python-chess reads it",
+                p.line, p.col
+            ));
         }
         if record.result.is_none() {
             let p = self.input.place(record.end);

@@ -57,6 +57,8 @@ pub struct Tag<'a> {
     pub offset: usize,
     /// Offset just after the closing `]`.
     pub end: usize,
+    /// The value holds `"` that are not escaped ([`GameRecord::unescaped_quotes`]).
+    pub quotes_unescaped: bool,
 }
 
 /// A token of the movetext that should be a move (the game decides).
@@ -91,6 +93,10 @@ pub struct GameRecord<'a> {
     /// Some tag value was not UTF-8 and was read as ISO-8859-1
     /// ([`Encoding::Auto`]), or [`Encoding::Latin1`] was asked for.
     pub latin1: bool,
+    /// The first tag whose value holds `"` that are not escaped
+    /// (`[White ""Socrates Expert""]`), by its offset: its value was read
+    /// as python-chess reads it, up to the last `"` before the `]`.
+    pub unescaped_quotes: Option<usize>,
 }
 
 impl<'a> GameRecord<'a> {
@@ -233,6 +239,7 @@ impl<'a> Reader<'a> {
             result: None,
             end: start,
             latin1: false,
+            unescaped_quotes: None,
         };
         let b = self.bytes;
         // Tag section. A blank line then another tag means the game had
@@ -244,6 +251,9 @@ impl<'a> Reader<'a> {
                     return Ok(game);
                 }
                 let tag = self.read_tag(&mut game.latin1)?;
+                if tag.quotes_unescaped {
+                    game.unescaped_quotes.get_or_insert(tag.offset);
+                }
                 game.tags.push(tag);
                 game.end = self.pos;
             } else {

@@ -167,6 +167,38 @@ fn a_bracket_in_the_movetext_is_an_error_of_its_game() {
 }
 
 #[test]
+fn quotes_not_escaped_in_a_tag_value() {
+    // pychess's mate_in_3.pgn; python-chess reads the value with its quotes.
+    let games = read_all("[Event \"e\"]\n[White \"\"Socrates Expert\"\"] [Black \"b\"]\n\n*\n");
+    let g = games[0].as_ref().unwrap();
+    assert_eq!(g.tag("White"), Some("\"Socrates Expert\""));
+    assert_eq!(g.tag("Black"), Some("b"));
+    assert_eq!(g.unescaped_quotes, Some(12));
+    // With no `]` at all, the tag is unterminated still.
+    let games = read_all("[White \"\"Socrates\n\n*\n");
+    assert!(
+        games[0]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("no closing ']'")
+    );
+}
+
+#[test]
+fn dots_apart_from_the_move_number() {
+    // chess.js writes `1. ... Ba5` for Black's move.
+    let games = read_all("[FEN \"x\"]\n\n1. ... Ba5 2. Nf3 2.\t... Nc6 3.   ...Nf6 *\n");
+    assert_eq!(
+        moves(games[0].as_ref().unwrap()),
+        ["Ba5", "Nf3", "Nc6", "Nf6"]
+    );
+    // Dots with no move number stay an error for the game to refuse.
+    let games = read_all("1. e4 ... e5 *\n");
+    assert_eq!(moves(games[0].as_ref().unwrap()), ["e4", "...", "e5"]);
+}
+
+#[test]
 fn a_damaged_tag_line_does_not_split_its_game() {
     // chess.js's tests-pgn-0: tags joined by `<br />` on one line.
     let src = "[Event \"?\"]<br />[Site \"?\"]<br />[White \"J\"]<br /><br />1. d4 d5 1-0 \n\n[Event \"b\"]\n\n1. e4 *\n";

@@ -71,7 +71,7 @@ impl<'a> Reader<'a> {
         let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
         if digits > 0 && b.get(at + digits) == Some(&b'.') {
             let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
-            self.pos = at + digits + dots;
+            self.pos = dots_apart(b, at + digits + dots);
             return Ok(false);
         }
         let end = token_end(b, at);
@@ -202,6 +202,18 @@ impl<'a> Reader<'a> {
 /// A `[` in the movetext that does not start a game (a tag line at the
 /// start of a line after a blank line): never part of the movetext.
 const BRACKET_IN_MOVETEXT: &str = "'[' in the movetext: a command such as [%clk 0:01:00] belongs inside a comment {...}, and a game's tags start a line after a blank line";
+
+/// Where the movetext goes on after a move number ending at `i`: past the
+/// dots of Black's move when spaces stand between them and the number
+/// (`1. ... Ba5`, as chess.js writes it, or `1. ...Ba5`).
+fn dots_apart(b: &[u8], i: usize) -> usize {
+    let j = skip_spaces(b, i);
+    let dots = b[j.min(b.len())..]
+        .iter()
+        .take_while(|&&c| c == b'.')
+        .count();
+    if j > i && dots > 0 { j + dots } else { i }
+}
 
 /// The termination marker `word` is, if it is one.
 fn result_text(word: &[u8]) -> Option<&'static str> {
