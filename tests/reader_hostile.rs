@@ -73,3 +73,58 @@ fn uci_moves_spaced_dots_and_unescaped_quotes() {
         r.stdout
     );
 }
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(bytes).unwrap();
+    z.finish().unwrap()
+}
+
+#[test]
+fn a_truncated_gz_decides_the_games_read_whole() {
+    let mut text = String::new();
+    for i in 0..200 {
+        text.push_str(&format!(
+            "[Event \"e{i}\"]\n[White \"W{i}\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n\n"
+        ));
+    }
+    let z = gzip(text.as_bytes());
+    let path = temp_file("cut.pgn.gz", &z[..z.len() * 2 / 3]);
+    let r = run(&[&path, "--game", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Claim VALID"), "{}", r.stdout);
+    // The game cut short is an error at the place where reading stopped.
+    let r = run(&[&path, "--game", "200"]);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("error: cannot read: "), "{}", r.stderr);
+    assert!(r.stderr.contains("is cut short there"), "{}", r.stderr);
+}
+
+#[test]
+fn claim_mode_does_not_hold_a_game_over_the_limit() {
+    // A comment of 65 MiB: game 1 is too large, game 2 is read.
+    let mut text = b"[Event \"big\"]\n\n1. e4 {".to_vec();
+    text.resize(text.len() + (65 << 20), b'x');
+    text.extend_from_slice(
+        b"} e5 *\n\n[Event \"small\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n",
+    );
+    let z = gzip(&text);
+    drop(text);
+    let path = temp_file("big.pgn.gz", &z);
+    let r = run(&[&path, "--game", "1"]);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(":1:1: error: game 1: the game is"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("over the 64 MiB a game may hold"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&[&path, "--game", "2"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(", small"), "{}", r.stdout);
+}

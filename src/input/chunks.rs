@@ -156,6 +156,12 @@ impl<R: Read> Chunker<R> {
         }
     }
 
+    /// Whether reading failed: the chunk just given was the last one read,
+    /// and its last game may be cut short; the next call gives the error.
+    pub fn failed(&self) -> bool {
+        self.failed.is_some()
+    }
+
     /// The next chunk, `None` at the end. A read error comes after a chunk
     /// of what was read before it (a truncated compressed file: its complete
     /// games are scanned, then the error).
