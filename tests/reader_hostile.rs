@@ -103,9 +103,9 @@ fn a_truncated_gz_decides_the_games_read_whole() {
 
 #[test]
 fn claim_mode_does_not_hold_a_game_over_the_limit() {
-    // A comment of 65 MiB: game 1 is too large, game 2 is read.
+    // A comment of 17 MiB: game 1 is too large, game 2 is read.
     let mut text = b"[Event \"big\"]\n\n1. e4 {".to_vec();
-    text.resize(text.len() + (65 << 20), b'x');
+    text.resize(text.len() + (17 << 20), b'x');
     text.extend_from_slice(
         b"} e5 *\n\n[Event \"small\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n",
     );
@@ -120,11 +120,31 @@ fn claim_mode_does_not_hold_a_game_over_the_limit() {
         r.stderr
     );
     assert!(
-        r.stderr.contains("over the 64 MiB a game may hold"),
+        r.stderr.contains("over the 16 MiB a game may hold"),
         "{}",
         r.stderr
     );
     let r = run(&[&path, "--game", "2"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     assert!(r.stdout.contains(", small"), "{}", r.stdout);
+}
+
+#[test]
+fn claim_mode_refuses_a_game_of_more_than_a_million_plies() {
+    let mut text = b"[Event \"long\"]\n\n".to_vec();
+    for i in 0..250_001 {
+        text.extend_from_slice(
+            format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * i + 1, 2 * i + 2).as_bytes(),
+        );
+    }
+    text.extend_from_slice(b"*\n");
+    let path = temp_file("long.pgn", &text);
+    let r = run(&[&path]);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains(":250003:9: error: the game has 1000004 plies, over the 1000000"),
+        "{}",
+        r.stderr
+    );
 }

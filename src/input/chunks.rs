@@ -117,6 +117,8 @@ impl LineCounter {
 pub struct Chunker<R: Read> {
     inner: R,
     size: usize,
+    /// A game longer than this is skipped ([`MAX_GAME`] unless told).
+    max_game: usize,
     carry: Vec<u8>,
     eof: bool,
     /// A read error, given after the bytes read before it.
@@ -133,10 +135,18 @@ impl<R: Read> Chunker<R> {
         Chunker {
             inner,
             size: size.max(1),
+            max_game: MAX_GAME,
             carry: Vec::new(),
             eof: false,
             failed: None,
         }
+    }
+
+    /// Skips games longer than `max_game` bytes instead of [`MAX_GAME`]
+    /// (claim mode's bound).
+    pub fn max_game(mut self, max_game: usize) -> Chunker<R> {
+        self.max_game = max_game.max(1);
+        self
     }
 
     /// Reads until `buf` holds `target` bytes or the stream ends or fails
@@ -189,7 +199,7 @@ impl<R: Read> Chunker<R> {
                     too_large: None,
                 }));
             }
-            if buf.len() >= MAX_GAME {
+            if buf.len() >= self.max_game {
                 // No game start after the first: that game is too large.
                 return self.skip_game(buf).map(Some);
             }

@@ -65,6 +65,16 @@ impl Selected {
             game = reader.next_game();
         }
         match game {
+            Some(Ok(g)) if g.moves.len() > MAX_CLAIM_PLIES => {
+                let at = g.moves.get(MAX_CLAIM_PLIES).map_or(g.offset, |m| m.offset);
+                Err(self.input.diag(
+                    at,
+                    format!(
+                        "the game has {} plies, over the {MAX_CLAIM_PLIES} claim mode holds; `verify-claim scan` reads games of any length",
+                        g.moves.len()
+                    ),
+                ))
+            }
             Some(Ok(g)) => Ok(g),
             Some(Err(e)) => Err(self.input.diag(e.offset, e.message)),
             None => Err(self.input.diag(0, "the game is gone (the input changed?)")),
@@ -131,6 +141,13 @@ impl Selected {
     }
 }
 
+/// Claim mode's bounds: a game (from its start to the next game start) of
+/// more than 16 MiB is not read, and one of more than a million plies is
+/// refused, so claim mode's memory stays under about 250 MB on any input
+/// (the scan reads games of any length in bounded memory).
+pub const MAX_CLAIM_GAME: usize = 16 << 20;
+pub const MAX_CLAIM_PLIES: usize = 1_000_000;
+
 /// Games listed in the "choose one" message, at most.
 const LISTED: usize = 100;
 
@@ -150,8 +167,8 @@ pub fn select(
 }
 
 /// [`select`] from any reader of a record's bytes, named `name` in
-/// messages. The stream is cut by the scan's [`chunks::Chunker`], with its
-/// bounds: a game longer than [`chunks::MAX_GAME`] is not read (an error
+/// messages. The stream is cut by the scan's [`chunks::Chunker`], with
+/// claim mode's bounds: a game longer than [`MAX_CLAIM_GAME`] is not read (an error
 /// of that game, at its place); games not chosen are not kept. After a
 /// read error (a truncated `.gz`), the games read whole are chosen as
 /// usual; the game cut short and those after it are an error at the place
@@ -163,7 +180,7 @@ pub fn select_from<R: Read>(
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
     let name = name.to_owned();
-    let mut chunker = chunks::Chunker::new(reader);
+    let mut chunker = chunks::Chunker::new(reader).max_game(MAX_CLAIM_GAME);
     let mut base = START;
     let mut total = 0;
     let mut first: Option<Selected> = None;
@@ -263,7 +280,7 @@ fn too_large(s: chunks::Skipped) -> String {
     format!(
         "the game is {} bytes long, over the {} MiB a game may hold: not read",
         s.bytes,
-        chunks::MAX_GAME >> 20
+        MAX_CLAIM_GAME >> 20
     )
 }
 

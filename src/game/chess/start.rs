@@ -132,7 +132,11 @@ mod tests {
         let e = start_of("[Event \"e\"]\n[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 4294967295\"]\n\n*\n")
             .unwrap_err();
         assert_eq!(e.0, 12);
-        assert!(e.1.contains("move number 4294967295 is over 1000000000"), "{}", e.1);
+        assert!(
+            e.1.contains("move number 4294967295 is over 1000000000"),
+            "{}",
+            e.1
+        );
         let s = start_of("[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1000000000\"]\n\n*\n").unwrap();
         assert_eq!(s.position.fullmoves().get(), 1_000_000_000);
     }
