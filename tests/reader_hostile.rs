@@ -153,7 +153,9 @@ fn claim_mode_refuses_a_game_of_more_than_a_million_plies() {
 fn a_claim_page_draws_a_position_once_however_often_it_stood() {
     let mut text = b"[Event \"long\"]\n\n".to_vec();
     for i in 0..100 {
-        text.extend_from_slice(format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * i + 1, 2 * i + 2).as_bytes());
+        text.extend_from_slice(
+            format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * i + 1, 2 * i + 2).as_bytes(),
+        );
     }
     text.extend_from_slice(b"*\n");
     let path = temp_file("often.pgn", &text);
@@ -161,6 +163,11 @@ fn a_claim_page_draws_a_position_once_however_often_it_stood() {
     assert_eq!(r.status, 1, "{}", r.stderr);
     let boards = r.stdout.matches("<svg class=\"board").count();
     assert!(boards <= 3, "{boards} boards");
-    assert!(r.stdout.contains("… and 61 more occurrences of this position"), "{}", r.stdout.len());
+    assert!(
+        r.stdout
+            .contains("… and 61 more occurrences of this position"),
+        "{}",
+        r.stdout.len()
+    );
     assert!(r.stdout.len() < 200_000, "{}", r.stdout.len());
 }
