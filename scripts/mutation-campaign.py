@@ -129,7 +129,8 @@ def count_rules(text, pc_starts):
         if text[at:at + 1] in (" ", "\t"):
             note("an indented tag line after a blank line starts a game (python-chess: movetext)")
         elif last.startswith("["):
-            note("tag lines after a blank line start a game (python-chess allows one blank line between tags)")
+            note("tag lines after a blank line start a game (python-chess reads a '[' line as a tag line, "
+                 "even a damaged one, and allows one blank line between tag lines)")
         elif before.count("{") > before.count("}"):
             note("a game start ends an open comment (python-chess reads on to its '}')")
         else:
