@@ -43,7 +43,7 @@ JOBS = (1, 2, 3, 8)
 PLACED = re.compile(rb"^.+:\d+:\d+: error: ")
 # The one error about the inputs as a whole, not a place in them (standard
 # input or directories that hold no game; a file named that holds none is an
-# error at its 1:1): README, "Inputs, pipes and output".
+# error at its 1:1): docs/bad-input.md#inputs-pipes-and-output.
 WHOLE_INPUT = re.compile(rb"^.+: error: nothing scanned: no game in any input")
 # The scan summary's timing varies from run to run.
 TIMING = re.compile(rb" in [0-9.]+ s: [0-9.]+ games/s, [0-9.]+ MB/s")

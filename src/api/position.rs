@@ -53,7 +53,7 @@ pub struct PositionCheck {
 
 impl PositionCheck {
     /// `{"search", "dead", "white_can_win", "black_can_win", "helpmates",
-    /// "fen", "ending"}` (README, "JSON output").
+    /// "fen", "ending"}` (docs/dead-positions.md#check-position).
     pub fn to_json(&self) -> serde_json::Value {
         let mut v = crate::report::json::dead_check(&self.check);
         v["dead"] = serde_json::json!(self.dead);

@@ -2,7 +2,7 @@
 //! produces a [`ClaimReport`], and one printer per format renders it.
 //!
 //! - [`text`]: an arbiter's note, for people.
-//! - [`json`]: one JSON object, the documented schema (README, "JSON").
+//! - [`json`]: one JSON object, the documented schema (docs/claims.md#json-output).
 //! - [`pgn`]: the input games written back with the findings as comments.
 //! - [`html`]: the appeal report, a printable page with board diagrams
 //!   ([`svg`], positions from [`diagrams`]); [`html_scan`] for archives.
@@ -137,8 +137,8 @@ impl ClaimReport {
         }
     }
 
-    /// The claim as `verify-claim claim --format json` prints it (README,
-    /// "JSON output").
+    /// The claim as `verify-claim claim --format json` prints it
+    /// (docs/claims.md#json-output).
     pub fn to_json(&self) -> serde_json::Value {
         json::claim(self)
     }
