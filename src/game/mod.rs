@@ -256,7 +256,11 @@ impl DeadCheck {
     /// the position it ends in. The verdicts stay as they are.
     pub fn shown<G: Game>(mut self, pos: &G::Position) -> DeadCheck {
         for (i, side) in [Side::White, Side::Black].into_iter().enumerate() {
-            let side_win = if i == 0 { &mut self.white } else { &mut self.black };
+            let side_win = if i == 0 {
+                &mut self.white
+            } else {
+                &mut self.black
+            };
             if let Win::Yes { helpmate } = side_win {
                 *helpmate = G::shorten_helpmate(pos, side, std::mem::take(helpmate));
                 self.ends[i] = line_end::<G>(pos, helpmate);

@@ -301,7 +301,10 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
             "\nDead position ({search}): undetermined (the search did not decide; nothing is assumed)."
         ),
     };
-    for ((name, win), end) in [("White", &d.white), ("Black", &d.black)].into_iter().zip(&d.ends) {
+    for ((name, win), end) in [("White", &d.white), ("Black", &d.black)]
+        .into_iter()
+        .zip(&d.ends)
+    {
         let _ = match win {
             Win::Yes { helpmate } if helpmate.is_empty() => writeln!(s, "  {name} has {done}."),
             Win::Yes { helpmate } => writeln!(

@@ -152,7 +152,11 @@ fn round(
         }
         improve(&mut best, i + 1, i, vec![line[i]]);
     }
-    let target = if best[n + 1].plies < best[n].plies { n + 1 } else { n };
+    let target = if best[n + 1].plies < best[n].plies {
+        n + 1
+    } else {
+        n
+    };
     chain(&best, target)
 }
 
@@ -267,26 +271,118 @@ fn path(nodes: &[Node], mut at: usize) -> Vec<ChessMove> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Search, Win};
+
+    fn analysed(fen: &str, side: Color) -> (Chess, Vec<String>) {
+        let p = super::super::position_from_fen(fen).unwrap();
+        let Win::Yes { helpmate } = super::super::can_mate(&p, side, Search::Full) else {
+            panic!("{fen}: no helpmate for {side:?}")
+        };
+        (p, helpmate)
+    }
+
+    /// Replays `line` from `pos`: legal SAN, ending in `side`'s mate.
+    fn mates(pos: &Chess, side: Color, line: &[String]) -> bool {
+        let mut p = pos.clone();
+        for san in line {
+            let m = san.parse::<SanPlus>().unwrap().san.to_move(&p).unwrap();
+            p.play_unchecked(m);
+        }
+        p.is_checkmate() && p.turn() != side
+    }
 
     #[test]
-    fn budgets() {
-        for fen in [
-            "8/8/3k4/8/3n4/8/3KN3/8 w - - 0 1",
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    fn knights_mate_in_far_fewer_moves_than_the_analyser_wanders() {
+        // The analyser's lines: 71 and 54 plies (36 and 27 moves).
+        let fen = "8/8/3k4/8/3n4/8/3KN3/8 w - - 0 1";
+        for side in [Color::White, Color::Black] {
+            let (p, line) = analysed(fen, side);
+            let short = shorten(&p, side, line.clone());
+            assert!(
+                short.len() <= 30,
+                "{side:?}: {} plies: {short:?}",
+                short.len()
+            );
+            assert!(short.len() < line.len());
+            assert!(mates(&p, side, &short), "{short:?}");
+        }
+    }
+
+    #[test]
+    fn a_short_mate_from_the_start_is_the_one_shown() {
+        // From the initial position the analyser's line for Black is 80
+        // plies and more; the fool's mate takes 4, and none takes fewer.
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let (p, line) = analysed(fen, Color::Black);
+        assert!(line.len() > 4, "{line:?}");
+        let short = shorten(&p, Color::Black, line);
+        assert_eq!(short.len(), 4, "{short:?}");
+        assert!(mates(&p, Color::Black, &short), "{short:?}");
+        // A mate in one stays one move.
+        let fen = "7k/8/6K1/8/8/8/8/R7 w - - 0 1";
+        let (p, line) = analysed(fen, Color::White);
+        assert_eq!(shorten(&p, Color::White, line), ["Ra8#"]);
+    }
+
+    #[test]
+    fn a_line_that_cannot_be_read_stays_as_given() {
+        let p = Chess::default();
+        let line = vec!["e5".to_owned(), "Qh4#".to_owned()];
+        assert_eq!(shorten(&p, Color::Black, line.clone()), line);
+    }
+
+    #[test]
+    fn check_position_shows_the_short_line_and_where_it_ends() {
+        let opts = crate::api::PositionOptions::default();
+        let c = crate::api::check_position("8/8/3k4/8/3n4/8/3KN3/8 w - - 0 1", &opts).unwrap();
+        // The verdicts are the analyser's; only the lines are shorter.
+        assert_eq!(c.dead, Some(false));
+        let Win::Yes { helpmate } = &c.check.white else {
+            panic!("{c:?}")
+        };
+        assert!(helpmate.len() <= 30, "{helpmate:?}");
+        let end = c.check.ends[0].as_deref().unwrap();
+        let mut p = Chess::default();
+        p = super::super::position_from_fen("8/8/3k4/8/3n4/8/3KN3/8 w - - 0 1").unwrap_or(p);
+        for san in helpmate {
+            let m = san.parse::<SanPlus>().unwrap().san.to_move(&p).unwrap();
+            p.play_unchecked(m);
+        }
+        let fen = shakmaty::fen::Fen::from_position(&p, shakmaty::EnPassantMode::Legal);
+        assert_eq!(end, fen.to_string());
+        let text = c.to_text();
+        assert!(
+            text.contains(&format!("(a helpmate); it ends in {end}\n")),
+            "{text}"
+        );
+        // The JSON's shape is as before: the lines, no end position.
+        let json = c.to_json();
+        assert_eq!(json["helpmates"]["white"], serde_json::json!(helpmate));
+        assert!(json.get("ends").is_none(), "{json}");
+    }
+
+    #[test]
+    fn claim_explain_shows_the_short_line_and_where_it_ends() {
+        let pgn = b"[FEN \"8/8/3k4/8/3n4/8/3KN3/8 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kd1 Kd7 *\n";
+        let mut r = crate::api::decide("kn.pgn", pgn, &Default::default()).unwrap();
+        r.explain = true;
+        let text = r.to_text();
+        let d = &r.verdict.dead_check;
+        assert_eq!(d.dead(), Some(false));
+        for (name, win, end) in [
+            ("White", &d.white, &d.ends[0]),
+            ("Black", &d.black, &d.ends[1]),
         ] {
-            let p = crate::game::chess::unwinnable::position_from_fen(fen).unwrap();
-            for side in [Color::White, Color::Black] {
-                let crate::game::Win::Yes { helpmate } =
-                    super::super::can_mate(&p, side, crate::game::Search::Full)
-                else {
-                    continue;
-                };
-                for b in [10_000, 25_000, 50_000, 100_000, 200_000, 400_000] {
-                    let t = std::time::Instant::now();
-                    let s = shorten_within(&p, side, helpmate.clone(), b);
-                    eprintln!("{fen} {side:?} {b}: {} -> {} in {:?}", helpmate.len(), s.len(), t.elapsed());
-                }
-            }
+            let Win::Yes { helpmate } = win else {
+                panic!("{d:?}")
+            };
+            assert!(
+                helpmate.len() <= 36,
+                "{name}: {} plies: {helpmate:?}",
+                helpmate.len()
+            );
+            let end = end.as_deref().unwrap();
+            assert!(text.contains(&format!("#; it ends in {end}\n")), "{text}");
         }
     }
 }
