@@ -99,7 +99,9 @@ fn check<G: Game>(pos: &G::Position, opts: &PositionOptions) -> PositionCheck {
         search: opts.search,
         white: can(Side::White),
         black: can(Side::Black),
-    };
+        ends: Default::default(),
+    }
+    .shown::<G>(pos);
     let ending = G::ending(pos);
     let over = matches!(
         ending,

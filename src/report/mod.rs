@@ -172,6 +172,14 @@ impl ClaimReport {
     }
 }
 
+/// "; it ends in FEN" after a helpmate shown (the position it ends in,
+/// for an arbiter to set up), or nothing when it is not known.
+pub fn line_end(end: &Option<String>) -> String {
+    end.as_ref()
+        .map(|fen| format!("; it ends in {fen}"))
+        .unwrap_or_default()
+}
+
 /// A line of moves with numbers, from a position: "31...Kg8 32.Nf3 Kh8".
 pub fn numbered_line(number: u32, to_move: Side, moves: &[String]) -> String {
     let mut out = Vec::with_capacity(moves.len());

@@ -361,6 +361,14 @@ impl Game for ChessGame {
         unwinnable::can_mate(pos, color, search)
     }
 
+    fn shorten_helpmate(pos: &Chess, side: Side, line: Vec<String>) -> Vec<String> {
+        let color = match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        };
+        unwinnable::shorten_helpmate(pos, color, line)
+    }
+
     fn is_dead(pos: &Chess, search: Search) -> bool {
         unwinnable::is_dead(pos, search)
     }
