@@ -155,6 +155,68 @@ fn claim_case(chrome: &Path, name: &str, args: &[&str], pages: usize) {
         "{name}: verdict"
     );
     assert_eq!(got.pages, pages, "{name}: PDF pages");
+    signable(name, &got.dom, &v);
+}
+
+/// What makes a claim report the document an arbiter signs: the record
+/// with the claim point and the occurrences marked, the block for the
+/// arbiter's name, the times and the decision.
+fn signable(name: &str, dom: &str, v: &serde_json::Value) {
+    assert!(
+        dom.contains("The record around the claim"),
+        "{name}: no record"
+    );
+    let record = dom
+        .split("<p class=\"record\">")
+        .nth(1)
+        .and_then(|t| t.split("</p>").next())
+        .unwrap_or_else(|| panic!("{name}: no record paragraph"));
+    assert_eq!(
+        record.matches(" claim\"").count() + record.matches(" claim ").count(),
+        usize::from(v["ply"].as_u64() != Some(0)),
+        "{name}: the claim point is marked once: {record}"
+    );
+    let on_board = v["repetitions"].as_array().map_or(0, Vec::len);
+    assert_eq!(
+        record.matches("m occ ").count() + record.matches("m occ\"").count(),
+        on_board,
+        "{name}: every occurrence on the board is marked: {record}"
+    );
+    if !v["written_move"].is_null() && v["claimed_by"].is_null() {
+        assert!(
+            record.contains("m wr"),
+            "{name}: the written move: {record}"
+        );
+    }
+    for blank in [
+        "The arbiter's decision",
+        "<th>Arbiter</th>",
+        "<th>Signature</th>",
+        "<th>Time of the claim</th>",
+        "<th>Time of the decision</th>",
+        "<th>Decision</th>",
+    ] {
+        assert!(dom.contains(blank), "{name}: no {blank}");
+    }
+}
+
+#[test]
+fn claim_report_coordinates_are_readable_on_a4() {
+    // The board's coordinates: a font of at least 4.5 units of a 10-unit
+    // square (about 1.7 mm on a 38 mm diagram), bold.
+    let r = run(&[&fx("chess/castling-lost.pgn"), "--format", "html"]);
+    let rule = r
+        .stdout
+        .split("svg .c {")
+        .nth(1)
+        .and_then(|t| t.split('}').next())
+        .expect("the coordinates' style");
+    let size: f64 = rule
+        .split_whitespace()
+        .find_map(|w| w.strip_suffix("px").and_then(|n| n.parse().ok()))
+        .expect("a font size in px");
+    assert!(size >= 4.5, "coordinates at {size} units: {rule}");
+    assert!(rule.contains("bold"), "{rule}");
 }
 
 #[test]
@@ -163,7 +225,8 @@ fn claim_reports_render() {
         return;
     };
     // Threefold on the board, with a near miss (castling rights lost).
-    claim_case(&chrome, "near-miss", &[&fx("chess/castling-lost.pgn")], 2);
+    // One page where it fits: three occurrences and a near miss.
+    claim_case(&chrome, "near-miss", &[&fx("chess/castling-lost.pgn")], 1);
     // With a written move.
     claim_case(
         &chrome,
@@ -195,7 +258,7 @@ fn claim_reports_render() {
     );
     claim_case(&chrome, "dead", &[&fx("chess/dead-wall.pgn")], 2);
     // Column draughts: towers.
-    claim_case(&chrome, "draughts", &[&fx("draughts/repetition.pdn")], 2);
+    claim_case(&chrome, "draughts", &[&fx("draughts/repetition.pdn")], 1);
     claim_case(
         &chrome,
         "draughts-towers",
