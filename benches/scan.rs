@@ -96,21 +96,14 @@ fn floor(path: &Path) -> (u64, u64) {
 }
 
 fn scan(path: &Path, jobs: usize) -> usize {
-    use verify_claim::claims::scan::ScanOptions;
-    let config = verify_claim::scan::Config {
-        paths: vec![path.display().to_string()],
-        jobs,
-        options: ScanOptions::default(),
-        encoding: verify_claim::record::Encoding::Utf8,
-        progress: false,
-        min_severity: verify_claim::claims::scan::Severity::Info,
-        annotate: false,
-        boards: false,
-        follow: false,
+    let settings = verify_claim::ScanSettings {
+        jobs: Some(jobs),
+        encoding: verify_claim::Encoding::Utf8,
+        ..Default::default()
     };
-    let mut sink = std::io::sink();
-    let mut printer = verify_claim::report::scan::Jsonl;
-    verify_claim::scan::run(config, &mut printer, &mut sink)
+    let mut sink = verify_claim::printer(verify_claim::ScanFormat::Jsonl, std::io::sink());
+    let source = verify_claim::Source::Paths(vec![path.display().to_string()]);
+    verify_claim::scan_to(source, &settings, &mut sink)
         .expect("scan")
         .games
 }

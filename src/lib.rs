@@ -7,8 +7,10 @@
 //! - [`decide`]: was this claim correct? A record, the claim point and the
 //!   written move in, a [`ClaimReport`] out (the verdict, its article and
 //!   its evidence).
-//! - [`scan_paths`] and [`scan_bytes`]: what do the Laws say of every game
-//!   of an archive? An iterator of [`FindingLine`]s, in input order.
+//! - [`scan_paths`], [`scan_reader`], [`scan_range`] and [`scan_bytes`]:
+//!   what do the Laws say of every game of an archive? An iterator of
+//!   [`FindingLine`]s, in input order; or [`scan_to`], which hands them to
+//!   a [`Sink`] of yours.
 //! - [`check_position`]: can either side still checkmate?
 //!
 //! # Deciding a claim
@@ -74,8 +76,57 @@
 //! ```
 //!
 //! [`scan_paths`] takes files and directories (compressed too) and runs on
-//! every core, delivering the findings in the same order whatever the
-//! number of threads.
+//! every core (or [`ScanSettings::jobs`]), delivering the findings in the
+//! same order whatever the number of threads. An input that cannot be read
+//! is an `Err` item and the scan goes on; a stream that stops being
+//! readable ends its input with one:
+//!
+//! ```
+//! use verify_claim::{ScanSettings, scan_reader};
+//!
+//! let pgn = b"[Event \"1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n".repeat(3);
+//! let settings = ScanSettings { jobs: Some(2), ..ScanSettings::default() };
+//! let mut findings = scan_reader("games.pgn", std::io::Cursor::new(pgn), &settings);
+//! let games: Vec<usize> = findings.by_ref().map(|f| f.map(|f| f.game)).collect::<Result<_, _>>()?;
+//! assert_eq!(games, [1, 2, 3]);
+//! assert_eq!(findings.summary().map(|s| (s.games, s.lines)), Some((3, 12)));
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! A distributed engine (Spark) cuts a large plain file into byte ranges:
+//! [`scan_range`] scans the games that *start* in `[start, end)`, so ranges
+//! that meet hold each game once; each range numbers its games and lines
+//! from 1, and its [`Summary`]'s `games` and `lines` move the next range's
+//! on. [`input_files`] lists the files a scan of some paths covers, with
+//! their sizes and whether they can be cut.
+//!
+//! Every kind of input is a [`Source`]; [`scan_to`] runs the scan on the
+//! calling thread and hands each result to a [`Sink`] (the CLI's printers
+//! are sinks: [`printer`] makes one for a [`ScanFormat`]):
+//!
+//! ```
+//! use std::io;
+//! use verify_claim::{Row, ScanSettings, Sink, Source, scan_to};
+//!
+//! #[derive(Default)]
+//! struct Count(usize);
+//! impl Sink for Count {
+//!     fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
+//!         self.0 += usize::from(row.kind().name() == "checkmate");
+//!         Ok(())
+//!     }
+//! }
+//! let source = Source::Reader {
+//!     name: "a.pgn".into(),
+//!     reader: Box::new(io::Cursor::new(b"1. f3 e5 2. g4 Qh4# 0-1\n".to_vec())),
+//! };
+//! let mut count = Count::default();
+//! let summary = scan_to(source, &ScanSettings::default(), &mut count).unwrap();
+//! assert_eq!((count.0, summary.games), (1, 1));
+//! ```
+//!
+//! A panic in a worker (a bug) never hangs the scan: it ends with an error
+//! naming the file and the game ([`Panicked`]).
 //!
 //! # Checking a position
 //!
@@ -90,28 +141,30 @@
 //!
 //! # The engine
 //!
-//! The data flow is `input` → `record` → `game` → `claims` → `report`; see
-//! ARCHITECTURE.md for the map. Those modules are public for the project's
-//! own tests, benchmarks and bindings, but hidden from these docs and not a
-//! stable interface.
+//! The data flow is `input` → `record` → `game` → `claims` → `scan` →
+//! a [`Sink`] (the printers of `report`); see ARCHITECTURE.md for the map.
+//! The modules still public are so for the project's own tests and
+//! benchmarks, hidden from these docs and not a stable interface; the scan
+//! pipeline is reached only through the items above.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod api;
 
 pub use api::{
-    ClaimOptions, DeadSearch, Findings, PositionCheck, PositionOptions, ScanItem, ScanSettings,
-    check_position, decide, decide_file, decide_file_pgn, scan_bytes, scan_paths,
+    ClaimOptions, DeadSearch, Findings, InputFile, PositionCheck, PositionOptions, ScanItem,
+    ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files, scan,
+    scan_bytes, scan_paths, scan_range, scan_reader, scan_to,
 };
-pub use claims::scan::{Kind, ScanOptions, Severity};
+pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
 pub use diag::{Diagnostic, Place};
 pub use game::{GameType, Search, Side};
 pub use laws::Edition;
 pub use record::Encoding;
 pub use report::ClaimReport;
-pub use report::scan::FindingLine;
-pub use scan::Summary;
+pub use report::scan::{FindingLine, ScanFormat, printer};
+pub use scan::{ChunkHook, DEBUG_PANIC, Needs, Panicked, Placed, Row, Sink, Source, Summary};
 
 #[doc(hidden)]
 pub mod claims;
@@ -129,7 +182,6 @@ pub mod output;
 pub mod record;
 #[doc(hidden)]
 pub mod report;
-#[doc(hidden)]
-pub mod scan;
+mod scan;
 #[doc(hidden)]
 pub mod watch;

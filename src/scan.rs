@@ -17,40 +17,57 @@
 //! the calling thread returns the error without waiting for them.
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
 use crate::diag::{Diagnostic, LineCursor, Place};
-use crate::input::chunks::{Chunk, Chunker, MAX_GAME};
+use crate::input::chunks::{Chunk, MAX_GAME};
 use crate::input::walk::{self, Item};
 use crate::output::writing;
 use crate::record::{Encoding, GameRecord, Reader};
-use crate::report::scan::{Printer, Row};
 
+mod sink;
 mod threads;
 
+pub use sink::{ChunkHook, Needs, Placed, Row, Sink};
 use threads::{Msg, Producer, Task, Worker};
 
-/// A finding placed in its file.
-#[derive(Clone, Debug)]
-pub struct Placed {
-    /// 1-based game index within the chunk (the printer adds the games of
-    /// earlier chunks of the same file).
-    pub game: usize,
-    pub place: Place,
-    pub white: String,
-    pub black: String,
-    pub finding: Finding,
-    /// The recorded result (scan pages) and the position of the finding,
-    /// when [`Config::boards`] asks for it.
-    pub result: String,
-    pub board: Option<Box<crate::game::board::Board>>,
+/// What a scan reads. Each kind is one or more inputs; game and line
+/// numbers run on within an input.
+pub enum Source {
+    /// Files and directories (searched for `.pgn` and `.pdn` files, plain
+    /// or compressed); `-` for standard input.
+    Paths(Vec<String>),
+    /// One file, read as [`Source::Paths`] reads it (decompressed, or cut
+    /// into segments when plain), but not walked, and with no error when it
+    /// holds no game (a distributed engine's task over a whole file).
+    File(String),
+    /// One stream (text in memory, a pipe, a decompressor), named `name`.
+    Reader {
+        /// The `file` of its findings.
+        name: String,
+        /// The records.
+        reader: Box<dyn Read + Send>,
+    },
+    /// The games that *start* in bytes `[start, end)` of a plain file (a
+    /// distributed engine's task): ranges of one file that meet hold each
+    /// game once. Game and line numbers count from the range's first game
+    /// start; [`Summary::games`] and [`Summary::lines`] say how far to move
+    /// the next range's on.
+    Range {
+        /// The file (not compressed).
+        path: String,
+        /// First byte.
+        start: u64,
+        /// One past the last byte.
+        end: u64,
+    },
 }
 
-/// What one task produced.
+/// What a task produced.
 enum Work {
     Chunk {
         /// Which input (its index in the walk): game numbers and lines run
@@ -62,7 +79,7 @@ enum Work {
         /// Line ends in the chunk; the findings' lines count from 1 within it.
         lines: u32,
         findings: Vec<Placed>,
-        /// The chunk written back annotated (`--format pgn`).
+        /// What the sink's chunk hook made of the chunk.
         text: Option<Vec<u8>>,
     },
     /// An input that could not be read, or stopped being readable.
@@ -77,63 +94,127 @@ enum Work {
     },
     /// A path a walk left out, and why.
     Skipped { file: Arc<str>, message: String },
+    /// A worker panicked on game `game` of the task's chunk (0: before its
+    /// first game, while the chunk was read): the scan ends with an error
+    /// naming it (the chunk's first game for 0).
+    Panicked {
+        input: usize,
+        file: Arc<str>,
+        game: usize,
+        message: String,
+    },
 }
+
+/// A worker's panic, as the scan's error: the file and the game.
+#[derive(Debug)]
+pub struct Panicked {
+    /// The input.
+    pub file: String,
+    /// The game's number in the input (the first game of the chunk being
+    /// read when the panic came while it was read).
+    pub game: usize,
+    /// What the panic said.
+    pub message: String,
+}
+
+impl Panicked {
+    /// What happened, without the file: "game N: internal error, ...".
+    pub fn what(&self) -> String {
+        format!(
+            "game {}: internal error, the scan stopped: {} (please report it)",
+            self.game, self.message
+        )
+    }
+}
+
+impl std::fmt::Display for Panicked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.what())
+    }
+}
+
+impl std::error::Error for Panicked {}
 
 /// Totals for the summary and the exit status.
 #[derive(Debug, Default)]
 pub struct Summary {
+    /// Games read (a game that could not be parsed counts).
     pub games: usize,
+    /// Plies replayed.
     pub plies: usize,
+    /// Bytes read from the inputs (compressed bytes for a compressed one).
     pub bytes: u64,
+    /// Line ends in the games read (for a [`Source::Range`]: how far the
+    /// next range's lines move on).
+    pub lines: u64,
+    /// Findings by kind, every severity.
     pub by_kind: BTreeMap<Kind, usize>,
+    /// The most severe finding.
     pub worst: Option<Severity>,
+    /// Inputs that could not be read (or held no game).
     pub failed_inputs: usize,
+    /// Wall time.
     pub seconds: f64,
 }
+
+/// How a worker analyses its chunks.
+pub(crate) struct Analysis<'a> {
+    pub(crate) encoding: Encoding,
+    pub(crate) options: &'a ScanOptions,
+    /// Set when the scan stops: give up between two games.
+    pub(crate) stop: &'a AtomicBool,
+    /// Each finding's board ([`Needs::boards`]: only games with findings
+    /// are replayed a second time).
+    pub(crate) boards: bool,
+    /// The test-only panic (see [`DEBUG_PANIC`]).
+    pub(crate) panic_on: Option<&'a str>,
+}
+
+/// A hidden debug switch for the tests of a worker's panic: a game whose
+/// `Event` tag is this variable's value panics. No input alone does it.
+pub const DEBUG_PANIC: &str = "VERIFY_CLAIM_DEBUG_PANIC";
 
 /// Finds the findings of one chunk: (games, plies, lines, findings). Lines
 /// in findings count from 1 at the chunk's start; the caller adds the lines
 /// of the chunks before (counted here, in parallel, not by the chunker).
-pub fn analyse_chunk(
+/// `game` follows the game being analysed (for a panic's message).
+pub(crate) fn analyse_chunk(
     chunk: &Chunk,
-    encoding: Encoding,
-    opts: &ScanOptions,
-) -> (usize, usize, u32, Vec<Placed>) {
-    analyse_chunk_until(chunk, encoding, opts, &AtomicBool::new(false), false)
-}
-
-/// [`analyse_chunk`], giving up between two games once `stop` is set; with
-/// each finding's board when `boards` (the HTML page: only games with
-/// findings are replayed a second time).
-fn analyse_chunk_until(
-    chunk: &Chunk,
-    encoding: Encoding,
-    opts: &ScanOptions,
-    stop: &AtomicBool,
-    boards: bool,
+    how: &Analysis<'_>,
+    game: &mut usize,
 ) -> (usize, usize, u32, Vec<Placed>) {
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
-    let mut reader = Reader::knowing_cr(&chunk.bytes, encoding, cursor.has_cr());
+    let mut reader = Reader::knowing_cr(&chunk.bytes, how.encoding, cursor.has_cr());
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
-    while let Some(rec) = reader.next_game() {
-        if stop.load(Ordering::Relaxed) {
+    loop {
+        // Before the read: a panic while the next game is parsed names it.
+        *game = games + 1;
+        let Some(rec) = reader.next_game() else {
+            break;
+        };
+        if how.stop.load(Ordering::Relaxed) {
             break;
         }
         games += 1;
         match rec {
             Err(e) => out.push(error_at(games, cursor.place(e.offset), e.offset, e.message)),
             Ok(rec) => {
+                if let Some(event) = how.panic_on
+                    && rec.tag("Event") == Some(event)
+                {
+                    panic!("{DEBUG_PANIC} is set and this game's Event is {event:?}");
+                }
                 plies += rec.moves.len();
-                let findings = scan_record(&rec, opts);
+                let findings = scan_record(&rec, how.options);
                 if !findings.is_empty() {
-                    let drawn = if boards {
+                    let drawn = if how.boards {
                         let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
                         crate::claims::replay::record_boards(
                             &rec,
-                            opts.game_type,
-                            opts.column_rules,
+                            how.options.game_type,
+                            how.options.column_rules,
                             &plies,
                         )
                     } else {
@@ -219,36 +300,61 @@ fn error_at(game: usize, place: Place, offset: usize, message: String) -> Placed
 
 /// Scan configuration.
 pub struct Config {
-    pub paths: Vec<String>,
+    /// Worker threads (at least one).
     pub jobs: usize,
     pub options: ScanOptions,
     pub encoding: Encoding,
-    pub progress: bool,
-    /// Findings below this are not printed (they still count for the
-    /// summary and the exit status).
+    /// Findings below this are not handed to the sink (they still count
+    /// for the summary and the exit status).
     pub min_severity: Severity,
-    /// Write the input back annotated (`--format pgn`).
-    pub annotate: bool,
     /// Follow symbolic links met in directories.
     pub follow: bool,
-    /// Each finding's board, for the HTML page.
-    pub boards: bool,
 }
 
-/// Runs the scan, printing with `printer` to `out`.
-pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io::Result<Summary> {
+/// An input for the producer, in order.
+pub(crate) enum Input {
+    Walked(Item),
+    Reader(Arc<str>, Box<dyn Read + Send>),
+    Range { path: String, start: u64, end: u64 },
+}
+
+/// The inputs of a source and their size in bytes (0: unknown).
+fn inputs(source: Source, follow: bool) -> (Vec<Input>, u64) {
+    match source {
+        Source::Paths(paths) => {
+            let items = walk::expand_with(&paths, follow);
+            let total = items
+                .iter()
+                .map(|i| match i {
+                    Item::File(p) if p != "-" => std::fs::metadata(p).map_or(0, |m| m.len()),
+                    _ => 0,
+                })
+                .sum();
+            (items.into_iter().map(Input::Walked).collect(), total)
+        }
+        Source::File(path) => {
+            let total = std::fs::metadata(&path).map_or(0, |m| m.len());
+            (vec![Input::Walked(Item::File(path))], total)
+        }
+        Source::Reader { name, reader } => (vec![Input::Reader(name.into(), reader)], 0),
+        Source::Range { path, start, end } => (
+            vec![Input::Range { path, start, end }],
+            end.saturating_sub(start),
+        ),
+    }
+}
+
+/// Runs the scan, handing its results to `sink` in input order, on the
+/// calling thread; workers and the producer run on their own threads.
+pub fn run(source: Source, config: &Config, sink: &mut dyn Sink) -> io::Result<Summary> {
     let started = Instant::now();
-    let items = walk::expand_with(&config.paths, config.follow);
-    let total_bytes: u64 = items
-        .iter()
-        .map(|i| match i {
-            Item::File(p) if p != "-" => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
-            _ => 0,
-        })
-        .sum();
+    let named: Option<Vec<String>> = match &source {
+        Source::Paths(p) => Some(p.clone()),
+        _ => None,
+    };
+    let (items, total_bytes) = inputs(source, config.follow);
     let consumed = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let bar = config.progress.then(|| progress_bar(total_bytes));
 
     let jobs = config.jobs.max(1);
     let in_flight = 2 * jobs + 2;
@@ -259,6 +365,8 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
     let (result_tx, result_rx) = mpsc::channel::<Msg>();
     let (task_tx, task_rx) = mpsc::channel::<(u64, Task)>();
     let task_rx = Arc::new(Mutex::new(task_rx));
+    let needs = sink.needs();
+    let panic_on: Option<Arc<str>> = std::env::var(DEBUG_PANIC).ok().map(Into::into);
     // Detached threads: on an output failure the calling thread returns at
     // once, whatever they are blocked on (a read of standard input).
     for _ in 0..jobs {
@@ -269,8 +377,8 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
             options: config.options,
             stop: Arc::clone(&stop),
             consumed: Arc::clone(&consumed),
-            annotate: config.annotate.then_some(config.min_severity),
-            boards: config.boards,
+            needs: needs.clone(),
+            panic_on: panic_on.clone(),
             buffers: Default::default(),
         };
         std::thread::Builder::new()
@@ -289,32 +397,26 @@ pub fn run(config: Config, printer: &mut dyn Printer, out: &mut dyn Write) -> io
         .name("scan producer".into())
         .spawn(move || producer.run(items))?;
 
-    let mut order = Order {
-        min_severity: Some(config.min_severity),
-        ..Order::default()
-    };
-    let result = order.print_all(&result_rx, &token_tx, printer, out, |_| {
-        if let Some(b) = &bar {
-            b.set_position(consumed.load(Ordering::Relaxed));
-        }
+    let mut order = Order::new(config.min_severity);
+    let result = order.print_all(&result_rx, &token_tx, sink, || {
+        (consumed.load(Ordering::Relaxed), total_bytes)
     });
     if result.is_err() {
         stop.store(true, Ordering::Relaxed);
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
     result?;
     let mut summary = order.summary;
-    if summary.games == 0 && summary.failed_inputs == 0 {
+    if let Some(paths) = named
+        && summary.games == 0
+        && summary.failed_inputs == 0
+    {
         summary.failed_inputs += 1;
-        for d in nothing_scanned(&config.paths) {
-            printer.input_error(&d, out).map_err(writing)?;
+        for d in nothing_scanned(&paths) {
+            sink.input_error(&d).map_err(writing)?;
         }
     }
-    printer.totals(summary.games, summary.plies);
-    printer.finish(out).map_err(writing)?;
-    out.flush().map_err(writing)?;
+    sink.totals(summary.games, summary.plies);
+    sink.finish().map_err(writing)?;
     summary.bytes = consumed.load(Ordering::Relaxed);
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
@@ -343,183 +445,35 @@ fn nothing_scanned(paths: &[String]) -> Vec<Diagnostic> {
     out
 }
 
-/// Puts the work back in sequence order and prints it.
-#[derive(Default)]
-struct Order {
-    summary: Summary,
-    pending: BTreeMap<u64, Work>,
-    next: u64,
-    input: Option<usize>,
-    games_before: usize,
-    lines_before: u32,
-    /// Findings below this are counted, not printed.
-    min_severity: Option<Severity>,
-    /// An input with an unread segment: nothing after it is reported.
-    unread: Option<usize>,
-}
+mod order;
+use order::Order;
 
-impl Order {
-    fn print_all(
-        &mut self,
-        results: &mpsc::Receiver<Msg>,
-        tokens: &mpsc::SyncSender<()>,
-        printer: &mut dyn Printer,
-        out: &mut dyn Write,
-        mut progress: impl FnMut(u64),
-    ) -> io::Result<()> {
-        let mut total = None;
-        while total != Some(self.next) {
-            match results.recv() {
-                Ok(Msg::Work(seq, work)) => {
-                    self.pending.insert(seq, work);
-                }
-                Ok(Msg::Done(n)) => total = Some(n),
-                Err(_) => {
-                    return Err(io::Error::other("the scan stopped: a thread failed"));
-                }
-            }
-            while let Some(work) = self.pending.remove(&self.next) {
-                self.print(work, printer, out).map_err(writing)?;
-                let _ = tokens.try_send(());
-                self.next += 1;
-                progress(self.next);
-            }
-        }
-        Ok(())
-    }
-
-    fn print(
-        &mut self,
-        work: Work,
-        printer: &mut dyn Printer,
-        out: &mut dyn Write,
-    ) -> io::Result<()> {
-        match work {
-            Work::Failed { file, message } => {
-                self.summary.failed_inputs += 1;
-                printer.input_error(&Diagnostic::new(&file, None, message), out)
-            }
-            Work::Skipped { file, message } => printer.input_warning(&file, &message, out),
-            Work::Unread {
-                input,
-                file,
-                message,
-            } => {
-                self.start_input(input);
-                if self.unread == Some(input) {
-                    return Ok(());
-                }
-                self.unread = Some(input);
-                self.summary.failed_inputs += 1;
-                let message = format!(
-                    "{message}: this game and the rest of the file are not read (the \
-                     numbers of the games after it cannot be known)"
-                );
-                // The first game not read, where the text not read begins
-                // (the previous chunk ended at a game start, at a line start).
-                let unread = error_at(1, Place { line: 1, col: 1 }, 0, message);
-                self.findings(&file, 0, vec![unread], printer, out)
-            }
-            Work::Chunk {
-                input,
-                file,
-                games,
-                plies,
-                lines,
-                findings,
-                text,
-            } => {
-                self.start_input(input);
-                if self.unread == Some(input) {
-                    return Ok(());
-                }
-                self.findings(&file, lines, findings, printer, out)?;
-                if let Some(t) = text {
-                    printer.chunk_text(&t, out)?;
-                }
-                self.games_before += games;
-                self.summary.games += games;
-                self.summary.plies += plies;
-                Ok(())
-            }
+/// The findings of records held in memory, in order, with their games
+/// numbered in one run: [`run`] over a reader, on one worker (tests and
+/// benchmarks).
+#[cfg(test)]
+pub(crate) fn scan_bytes(bytes: &[u8], options: &ScanOptions) -> Vec<(usize, Placed)> {
+    struct Collect(Vec<(usize, Placed)>);
+    impl Sink for Collect {
+        fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
+            self.0.push((row.game, row.placed.clone()));
+            Ok(())
         }
     }
-
-    /// Game numbers and lines run on within one input.
-    fn start_input(&mut self, input: usize) {
-        if self.input != Some(input) {
-            self.input = Some(input);
-            self.games_before = 0;
-            self.lines_before = 0;
-        }
-    }
-
-    /// Counts and prints a chunk's findings (game numbers and lines within
-    /// the chunk), then moves on by its `lines`.
-    fn findings(
-        &mut self,
-        file: &str,
-        lines: u32,
-        mut findings: Vec<Placed>,
-        printer: &mut dyn Printer,
-        out: &mut dyn Write,
-    ) -> io::Result<()> {
-        for p in &mut findings {
-            p.place.line += self.lines_before;
-        }
-        for p in &findings {
-            let sev = p.finding.kind.severity();
-            self.summary.worst = self.summary.worst.max(Some(sev));
-            *self.summary.by_kind.entry(p.finding.kind).or_default() += 1;
-            if self.min_severity.is_some_and(|m| sev < m) {
-                continue;
-            }
-            let row = Row {
-                file,
-                game: self.games_before + p.game,
-                placed: p,
-            };
-            printer.finding(&row, out)?;
-        }
-        self.lines_before += lines;
-        Ok(())
-    }
-}
-
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(total),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
-}
-
-/// Reads a whole stream, for tests and benchmarks: the findings of every
-/// game, in order, with the per-file game numbers.
-pub fn scan_bytes(bytes: &[u8], options: &ScanOptions) -> Vec<Placed> {
-    scan_bytes_as(bytes, options, Encoding::Utf8)
-}
-
-/// [`scan_bytes`] reading tag values as `encoding` says.
-pub fn scan_bytes_as(bytes: &[u8], options: &ScanOptions, encoding: Encoding) -> Vec<Placed> {
-    let mut chunker = Chunker::new(bytes);
-    let mut out = Vec::new();
-    let (mut before, mut lines_before) = (0, 0);
-    while let Ok(Some(chunk)) = chunker.next_chunk() {
-        let (games, _, lines, mut f) = analyse_chunk(&chunk, encoding, options);
-        for p in &mut f {
-            p.game += before;
-            p.place.line += lines_before;
-        }
-        before += games;
-        lines_before += lines;
-        out.extend(f);
-    }
-    out
+    let config = Config {
+        jobs: 1,
+        options: *options,
+        encoding: Encoding::Utf8,
+        min_severity: Severity::Info,
+        follow: false,
+    };
+    let source = Source::Reader {
+        name: "bytes".into(),
+        reader: Box::new(io::Cursor::new(bytes.to_vec())),
+    };
+    let mut sink = Collect(Vec::new());
+    let _ = run(source, &config, &mut sink);
+    sink.0
 }
 
 #[cfg(test)]

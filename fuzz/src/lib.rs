@@ -11,7 +11,6 @@
 use verify_claim::claims::scan::{RulesChoice, ScanOptions};
 use verify_claim::game::column_draughts::{self as cd, fen as tower_fen_mod};
 use verify_claim::game::{Game, Search, chess::ChessGame};
-use verify_claim::input::chunks::Chunk;
 use verify_claim::record::{Encoding, Reader, boundary};
 
 /// The PGN/PDN reader in each encoding: offsets in bounds and increasing,
@@ -81,13 +80,14 @@ pub fn scan_chunk(data: &[u8]) {
         column_rules: cd::Rules::Standard,
         game_type: None,
     };
-    let chunk = Chunk {
-        bytes: data.to_vec(),
-        too_large: None,
+    let settings = verify_claim::ScanSettings {
+        jobs: Some(1),
+        options,
+        encoding: Encoding::Auto,
+        ..Default::default()
     };
-    let (_, _, _, findings) = verify_claim::scan::analyse_chunk(&chunk, Encoding::Auto, &options);
-    for f in findings {
-        assert!(f.place.line >= 1 && f.place.col >= 1);
+    for f in verify_claim::scan_bytes("f.pgn", data, &settings).flatten() {
+        assert!(f.line >= 1 && f.column >= 1);
     }
 }
 

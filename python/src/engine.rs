@@ -2,16 +2,12 @@
 //! binding sees only strings (the crate's own JSON, as its printers write it)
 //! and [`Error`].
 
-use std::io::{self, Read};
+use std::io;
 use std::sync::mpsc::SyncSender;
 
-use verify_claim::claims::scan::RulesChoice;
-use verify_claim::input::chunks::{Chunk, Chunker};
-use verify_claim::input::ranges::Ranges;
-use verify_claim::report::scan::Row;
 pub use verify_claim::{
-    ClaimKind, ClaimOptions, DeadSearch, Diagnostic, Edition, FindingLine, PositionOptions,
-    ScanOptions, ScanSettings, Search,
+    ClaimKind, ClaimOptions, DeadSearch, Diagnostic, Edition, FindingLine, Findings,
+    PositionOptions, RulesChoice, ScanOptions, ScanSettings, Search,
 };
 
 /// A problem with the input (file, place, message) or with the call itself.
@@ -25,6 +21,8 @@ pub enum Error {
     },
     /// A bad argument value (the binding raises `ValueError`).
     Usage(String),
+    /// The scan itself failed (a worker's panic): `RuntimeError`.
+    Failed(String),
 }
 
 impl From<Diagnostic> for Error {
@@ -120,13 +118,7 @@ pub fn decide(record: Record<'_>, c: &Claim<'_>) -> Result<String, Error> {
         ..ClaimOptions::default()
     };
     let report = match record {
-        Record::Path(p) => {
-            let mut bytes = Vec::new();
-            open_whole(p)?
-                .read_to_end(&mut bytes)
-                .map_err(|e| input_error(p, format!("cannot read: {e}")))?;
-            verify_claim::decide(p, &bytes, &opts)?
-        }
+        Record::Path(p) => verify_claim::decide_file(p, &opts)?,
         Record::Bytes { name, bytes } => verify_claim::decide(name, bytes, &opts)?,
     };
     Ok(report.to_json().to_string())
@@ -204,15 +196,42 @@ impl Sink {
             .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
     }
 
-    fn finish(mut self, result: io::Result<Totals>) {
-        let errors = std::mem::take(&mut self.errors);
-        let done = match result {
-            Ok(t) if errors.is_empty() => self.flush().map(|()| Ok(t)),
-            Ok(_) => self.flush().map(|()| Err(errors)),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return,
-            Err(e) => Ok(Err(vec![input_error("scan", e.to_string())])),
+    /// Every item of `findings` to the consumer, then the totals, or the
+    /// inputs that could not be read, or what ended the scan.
+    fn drain(mut self, mut findings: Findings) {
+        let mut last = None;
+        for item in findings.by_ref() {
+            match item {
+                Ok(f) => {
+                    if self.line(&f).is_err() {
+                        return;
+                    }
+                }
+                Err(d) => {
+                    self.errors.extend(last.take().map(Error::from));
+                    last = Some(d);
+                }
+            }
+        }
+        let done = match findings.summary() {
+            Some(s) => {
+                self.errors.extend(last.map(Error::from));
+                let totals = Totals {
+                    games: s.games as u64,
+                    lines: s.lines,
+                };
+                if self.errors.is_empty() {
+                    Ok(totals)
+                } else {
+                    Err(std::mem::take(&mut self.errors))
+                }
+            }
+            // The scan ended early: its last item says why.
+            None => Err(vec![Error::Failed(
+                last.map_or_else(|| "the scan stopped".to_owned(), |d| d.to_string()),
+            )]),
         };
-        if let Ok(done) = done {
+        if self.flush().is_ok() {
             let _ = self.tx.send(Msg::Done(done));
         }
     }
@@ -224,238 +243,65 @@ fn line_into(buf: &mut Vec<u8>, f: &FindingLine) -> io::Result<()> {
     Ok(())
 }
 
+fn settings(jobs: usize, options: ScanOptions) -> ScanSettings {
+    ScanSettings {
+        jobs: Some(jobs),
+        options,
+        ..ScanSettings::default()
+    }
+}
+
 /// `verify-claim scan --format jsonl` over paths (files, directories,
 /// compressed files), on `jobs` threads; blocks until done.
 pub fn scan_paths(paths: Vec<String>, jobs: usize, opts: ScanOptions, tx: SyncSender<Msg>) {
-    let settings = ScanSettings {
-        jobs: Some(jobs),
-        options: opts,
-        ..ScanSettings::default()
-    };
-    let mut sink = Sink::new(tx);
-    let mut findings = verify_claim::scan_paths(&paths, &settings);
-    let result = (|| {
-        for item in findings.by_ref() {
-            match item {
-                Ok(f) => sink.line(&f)?,
-                Err(d) => sink.errors.push(d.into()),
-            }
-        }
-        Ok(Totals {
-            games: findings.summary().map_or(0, |s| s.games as u64),
-            lines: 0,
-        })
-    })();
-    sink.finish(result);
+    Sink::new(tx).drain(verify_claim::scan_paths(&paths, &settings(jobs, opts)));
 }
 
-/// The same over a stream (text in memory, a byte range of a file, one
-/// compressed file), named `name`: chunks analysed `jobs` at a time on a
-/// pool, in order; game and line numbers count from the stream's start.
-pub fn scan_stream(
-    name: &str,
-    reader: impl Read,
-    jobs: usize,
-    opts: ScanOptions,
-    tx: SyncSender<Msg>,
-) {
-    let mut sink = Sink::new(tx);
-    let pool = (jobs > 1).then(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .build()
-            .map_err(io::Error::other)
-    });
-    let result = pool.transpose().and_then(|pool| {
-        let (totals, error) = stream(name, reader, pool.as_ref(), &opts, &mut |f| sink.line(f))?;
-        sink.errors.extend(error);
-        Ok(totals)
-    });
-    sink.finish(result);
+/// The same over records in memory, named `name`.
+pub fn scan_bytes(name: &str, data: Vec<u8>, jobs: usize, opts: ScanOptions, tx: SyncSender<Msg>) {
+    let findings = verify_claim::scan_reader(name, io::Cursor::new(data), &settings(jobs, opts));
+    Sink::new(tx).drain(findings);
+}
+
+/// One Spark task over a whole file (decompressed), on one core.
+pub fn scan_file(path: String, opts: ScanOptions, tx: SyncSender<Msg>) {
+    let source = verify_claim::Source::File(path);
+    Sink::new(tx).drain(verify_claim::scan(source, &settings(1, opts)));
+}
+
+/// One Spark task over the games that start in bytes `[start, end)` of a
+/// plain file; game and line numbers count from the range's first game.
+pub fn scan_range(path: &str, (start, end): (u64, u64), opts: ScanOptions, tx: SyncSender<Msg>) {
+    let findings = verify_claim::scan_range(path, start, end, &settings(1, opts));
+    Sink::new(tx).drain(findings);
 }
 
 /// Many small records (one game each, as tables store them): the JSON
-/// lines of each, on the calling thread.
+/// lines of each.
 pub fn scan_texts(
     texts: &[Vec<u8>],
     name: &str,
     opts: &ScanOptions,
 ) -> Result<Vec<Vec<u8>>, Error> {
+    let settings = settings(1, *opts);
     let mut out = Vec::with_capacity(texts.len());
     for t in texts {
         let mut lines = Vec::new();
-        let (_, error) = stream(name, &t[..], None, opts, &mut |f| line_into(&mut lines, f))
-            .map_err(|e| input_error(name, e.to_string()))?;
-        if let Some(e) = error {
-            return Err(e);
+        let mut findings = verify_claim::scan_bytes(name, t, &settings);
+        for item in findings.by_ref() {
+            line_into(&mut lines, &item?).map_err(|e| input_error(name, e.to_string()))?;
         }
         out.push(lines);
     }
     Ok(out)
 }
 
-/// Scans a stream chunk by chunk (`pool`'s width at a time), handing each
-/// finding to `emit` in order. A stream that stops being readable ends the
-/// scan with that error.
-fn stream(
-    name: &str,
-    reader: impl Read,
-    pool: Option<&rayon::ThreadPool>,
-    opts: &ScanOptions,
-    emit: &mut dyn FnMut(&FindingLine) -> io::Result<()>,
-) -> io::Result<(Totals, Option<Error>)> {
-    let width = pool.map_or(1, |p| p.current_num_threads());
-    let mut chunker = Chunker::new(reader);
-    let mut totals = Totals::default();
-    loop {
-        let mut batch = Vec::with_capacity(width);
-        while batch.len() < width {
-            match chunker.next_chunk() {
-                Ok(Some(c)) => batch.push(c),
-                Ok(None) => break,
-                Err(e) => {
-                    let error = input_error(name, format!("stopped reading: {e}"));
-                    let totals = emit_chunks(name, batch, pool, opts, totals, emit)?;
-                    return Ok((totals, Some(error)));
-                }
-            }
-        }
-        if batch.is_empty() {
-            return Ok((totals, None));
-        }
-        totals = emit_chunks(name, batch, pool, opts, totals, emit)?;
-    }
-}
-
-/// Analyses chunks (in parallel on `pool`), emitting their findings in
-/// order, numbered after the games and lines of `before`.
-fn emit_chunks(
-    name: &str,
-    batch: Vec<Chunk>,
-    pool: Option<&rayon::ThreadPool>,
-    opts: &ScanOptions,
-    mut totals: Totals,
-    emit: &mut dyn FnMut(&FindingLine) -> io::Result<()>,
-) -> io::Result<Totals> {
-    use rayon::prelude::*;
-    use verify_claim::scan::analyse_chunk;
-    let analyse = |c: &Chunk| analyse_chunk(c, Default::default(), opts);
-    let results: Vec<_> = match pool {
-        Some(pool) => pool.install(|| batch.par_iter().map(analyse).collect()),
-        None => batch.iter().map(analyse).collect(),
-    };
-    for (games, _, lines, mut findings) in results {
-        for p in &mut findings {
-            p.place.line += totals.lines as u32;
-            emit(&FindingLine::new(&Row {
-                file: name,
-                game: totals.games as usize + p.game,
-                placed: p,
-            }))?;
-        }
-        totals.games += games as u64;
-        totals.lines += u64::from(lines);
-    }
-    Ok(totals)
-}
-
 /// The files a scan of `paths` covers, in the CLI's order, with their
-/// sizes and whether they are compressed; unreadable paths are errors.
+/// sizes and whether byte ranges of them can be scanned; unreadable paths
+/// are errors.
 pub fn expand(paths: &[String]) -> Result<Vec<(String, u64, bool)>, Error> {
-    use verify_claim::input::open::Compression;
-    use verify_claim::input::walk::{Item, expand};
-    let mut out = Vec::new();
-    for item in expand(paths) {
-        match item {
-            Item::File(p) => {
-                let meta = std::fs::metadata(&p)
-                    .map_err(|e| input_error(&p, format!("cannot read: {e}")))?;
-                let mut head = [0u8; 4];
-                let n = std::fs::File::open(&p)
-                    .and_then(|mut f| f.read(&mut head))
-                    .map_err(|e| input_error(&p, format!("cannot read: {e}")))?;
-                let compressed = Compression::from_name(&p)
-                    .unwrap_or_else(|| Compression::from_magic(&head[..n]))
-                    != Compression::None;
-                out.push((p, meta.len(), compressed));
-            }
-            Item::Unreadable(p, e) => return Err(input_error(&p, format!("cannot read: {e}"))),
-            // Left out of the walk, as the CLI does (it only warns).
-            Item::Skipped(..) => {}
-        }
-    }
-    Ok(out)
-}
-
-/// The crate's segment size for plain files (the aimed-for chunk size).
-pub const SEGMENT: u64 = verify_claim::input::ranges::SEGMENT;
-
-/// The games that start in segments `from..to` of a plain file cut into
-/// segments of `segment` bytes (the crate's [`Ranges`]: every caller cuts
-/// the file the same way, so the tasks of one file meet exactly), named
-/// `path`; game and line numbers count from the first of those segments.
-pub fn scan_segments(
-    path: &str,
-    segment: u64,
-    (from, to): (u64, u64),
-    opts: ScanOptions,
-    tx: SyncSender<Msg>,
-) {
-    let mut sink = Sink::new(tx);
-    let result = segments(path, segment, from, to).and_then(|ranges| {
-        let mut totals = Totals::default();
-        for k in from..to {
-            let chunk = ranges.chunk(k)?;
-            let t = emit_chunks(path, vec![chunk], None, &opts, totals, &mut |f| {
-                sink.line(f)
-            })?;
-            totals = t;
-        }
-        Ok(totals)
-    });
-    let result = match result {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            sink.errors
-                .push(input_error(path, format!("cannot read: {e}")));
-            Ok(Totals::default())
-        }
-        r => r,
-    };
-    sink.finish(result);
-}
-
-fn segments(path: &str, segment: u64, from: u64, to: u64) -> io::Result<Ranges> {
-    let file = std::fs::File::open(path)?;
-    let len = file.metadata()?.len();
-    let ranges = Ranges::with_segment(file, len, segment);
-    if from > to || to > ranges.segments() {
-        return Err(io::Error::other(format!(
-            "segments {from}..{to} of {}",
-            ranges.segments()
-        )));
-    }
-    Ok(ranges)
-}
-
-/// The chunks of a plain file cut into segments of `segment` bytes: with
-/// small segments, nearly one game each (for tables of one game a row).
-pub fn plain_chunks(path: &str, segment: u64) -> Result<Vec<Vec<u8>>, Error> {
-    let fail = |e: io::Error| input_error(path, format!("cannot read: {e}"));
-    let file = std::fs::File::open(path).map_err(fail)?;
-    let len = file.metadata().map_err(fail)?.len();
-    let ranges = Ranges::with_segment(file, len, segment.max(1));
-    let mut out = Vec::new();
-    for k in 0..ranges.segments() {
-        let c = ranges.chunk(k).map_err(fail)?;
-        if !c.bytes.is_empty() {
-            out.push(c.bytes);
-        }
-    }
-    Ok(out)
-}
-
-/// A reader over a whole file, decompressed.
-pub fn open_whole(path: &str) -> Result<Box<dyn Read + Send>, Error> {
-    verify_claim::input::open::open(path)
-        .map_err(|e| input_error(path, format!("cannot read: {e}")))
+    verify_claim::input_files(paths, false)
+        .into_iter()
+        .map(|f| f.map(|f| (f.path, f.len, f.plain)).map_err(Error::from))
+        .collect()
 }

@@ -22,6 +22,7 @@ const IN_FLIGHT: usize = 8;
 fn to_py(py: Python<'_>, e: Error) -> PyErr {
     match e {
         Error::Usage(m) => PyValueError::new_err(m),
+        Error::Failed(m) => PyRuntimeError::new_err(m),
         Error::Input {
             file,
             line,
@@ -164,7 +165,7 @@ fn scan_bytes(
     let jobs = jobs_or_all(jobs);
     let data = data.to_vec();
     Ok(spawn(move |tx| {
-        engine::scan_stream(&name, &data[..], jobs, opts, tx)
+        engine::scan_bytes(&name, data, jobs, opts, tx)
     }))
 }
 
@@ -172,44 +173,24 @@ fn scan_bytes(
 #[pyfunction]
 fn scan_file(py: Python<'_>, path: String, rules: &str, dead_search: &str) -> PyResult<Scan> {
     let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
-    let reader = engine::open_whole(&path).map_err(|e| to_py(py, e))?;
-    Ok(spawn(move |tx| {
-        engine::scan_stream(&path, reader, 1, opts, tx)
-    }))
+    Ok(spawn(move |tx| engine::scan_file(path, opts, tx)))
 }
 
-/// One Spark task over segments `first..end` of a plain file cut into
-/// segments of `segment` bytes.
+/// One Spark task over the games that start in bytes `start..end` of a
+/// plain file.
 #[pyfunction]
-fn scan_segments(
+fn scan_range(
     py: Python<'_>,
     path: String,
-    segment: u64,
-    first: u64,
+    start: u64,
     end: u64,
     rules: &str,
     dead_search: &str,
 ) -> PyResult<Scan> {
     let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
     Ok(spawn(move |tx| {
-        engine::scan_segments(&path, segment, (first, end), opts, tx)
+        engine::scan_range(&path, (start, end), opts, tx)
     }))
-}
-
-/// The crate's segment size for plain files.
-#[pyfunction]
-fn segment_size() -> u64 {
-    engine::SEGMENT
-}
-
-/// A plain file's chunks with segments of `segment` bytes (nearly a game
-/// each when small).
-#[pyfunction]
-fn plain_chunks(py: Python<'_>, path: &str, segment: u64) -> PyResult<Vec<Py<PyBytes>>> {
-    let out = py
-        .detach(|| engine::plain_chunks(path, segment))
-        .map_err(|e| to_py(py, e))?;
-    Ok(out.iter().map(|b| PyBytes::new(py, b).unbind()).collect())
 }
 
 /// The JSON lines of each record of `texts` (one game each, typically).
@@ -242,9 +223,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_paths, m)?)?;
     m.add_function(wrap_pyfunction!(scan_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(scan_file, m)?)?;
-    m.add_function(wrap_pyfunction!(scan_segments, m)?)?;
-    m.add_function(wrap_pyfunction!(segment_size, m)?)?;
-    m.add_function(wrap_pyfunction!(plain_chunks, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_range, m)?)?;
     m.add_function(wrap_pyfunction!(scan_texts, m)?)?;
     m.add_function(wrap_pyfunction!(expand, m)?)?;
     m.add_class::<Scan>()?;

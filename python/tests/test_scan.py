@@ -82,3 +82,19 @@ def test_streams_and_stops_early(corpus):
     first = list(itertools.islice(verify_claim.scan(corpus), 3))
     assert len(first) == 3
     assert time.perf_counter() - t < 30
+
+
+def test_a_worker_panic_raises_naming_file_and_game(tmp_path, monkeypatch):
+    # The hidden debug switch: the game whose Event it names panics in a
+    # worker; the scan ends with an error, never hangs.
+    games = "".join(f'[Event "{i}"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n' for i in range(4))
+    path = tmp_path / "panic.pgn"
+    path.write_text(games.replace('[Event "2"]', '[Event "debug-panic-py"]'))
+    monkeypatch.setenv("VERIFY_CLAIM_DEBUG_PANIC", "debug-panic-py")
+    for source in (path, path.read_bytes()):
+        with pytest.raises(RuntimeError) as e:
+            list(verify_claim.scan(source, jobs=2))
+        assert "game 3: internal error" in str(e.value)
+    with pytest.raises(RuntimeError) as e:
+        list(verify_claim.scan(path, jobs=1))
+    assert str(path) in str(e.value) and "game 3: internal error" in str(e.value)

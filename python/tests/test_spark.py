@@ -2,6 +2,7 @@
 
 import os
 import sys
+import re
 import time
 
 import pytest
@@ -89,19 +90,28 @@ def test_small_files_share_partitions():
 
 
 def games_of(path):
-    """The plain file cut into the crate's chunks with 512-byte segments:
-    nearly one game each; with each piece's first game number and line."""
+    """The plain file cut by the crate's range scan into 512-byte ranges:
+    nearly one game each (the games that start in the range); with each
+    piece's first game number and line."""
     from verify_claim import _native
 
-    pieces, game, line = [], 1, 1
-    for text in _native.plain_chunks(str(path), 512):
-        native = _native.scan_bytes(text, "<string>", 1, "auto", "quick")
+    data = path.read_bytes()
+    line_starts = [0] + [m.end() for m in re.finditer(b"\n", data)]
+    cuts, game, line = [], 1, 1
+    for start in range(0, len(data), 512):
+        native = _native.scan_range(str(path), start, min(start + 512, len(data)), "auto", "quick")
         for _ in native:
             pass
         games, lines = native.totals()
-        pieces.append((str(path), game, line, text.decode("utf-8", "replace"), games))
+        if games:
+            cuts.append((game, line, games))
         game += games
         line += lines
+    pieces = []
+    for k, (game, line, games) in enumerate(cuts):
+        start = line_starts[line - 1]
+        end = line_starts[cuts[k + 1][1] - 1] if k + 1 < len(cuts) else len(data)
+        pieces.append((str(path), game, line, data[start:end].decode("utf-8", "replace"), games))
     return pieces
 
 

@@ -106,6 +106,8 @@ def scan(
     :param dead_search: ``"quick"`` or ``"full"``.
     :raises InputError: after the last finding, when an input could not be
         read (the command line exits 2 then).
+    :raises RuntimeError: when the scan itself failed (an internal error in
+        a worker, named with its file and game; the command line exits 2).
 
     The scan runs on Rust threads with the GIL released and streams: the
     findings of an archive are never all held in memory, and the scan waits

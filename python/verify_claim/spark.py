@@ -34,7 +34,7 @@ COLUMNS = [c.split()[0] for c in FINDING_DDL.split(", ")]
 #: Plain files larger than this are cut into byte ranges of about this size.
 SPLIT_BYTES = 128 << 20
 
-_TASK_DDL = "_task long, path string, segment long, first long, end long, whole boolean"
+_TASK_DDL = "_task long, path string, start long, end long, whole boolean"
 _RAW_DDL = FINDING_DDL + ", _task long, _n long, _games long, _lines long"
 
 PathArg = Union[str, "os.PathLike[str]"]
@@ -65,21 +65,19 @@ def _read_lines(data: bytes) -> Any:
 
 
 def _tasks(paths: Sequence[str], split_bytes: int) -> List[Tuple[Tuple[Any, ...], int]]:
-    """One task per compressed or small file; runs of the crate's segments
-    for large plain ones (each segment's chunk holds the games that start in
-    it, so the runs of one file meet exactly). Each with its size in bytes."""
-    segment = min(max(1, split_bytes), _native.segment_size())
-    per_task = max(1, split_bytes // segment)
+    """One task per compressed or small file; byte ranges of about
+    ``split_bytes`` for large plain ones (the crate's range scan holds the
+    games that start in the range, so the ranges of one file meet exactly).
+    Each with its size in bytes."""
+    step = max(1, split_bytes)
     tasks: List[Tuple[Tuple[Any, ...], int]] = []
-    for path, size, compressed in _native.expand(list(paths)):
-        if compressed or size <= split_bytes:
-            tasks.append(((len(tasks), path, 0, 0, 0, True), size))
+    for path, size, plain in _native.expand(list(paths)):
+        if not plain or size <= split_bytes:
+            tasks.append(((len(tasks), path, 0, 0, True), size))
             continue
-        count = max(1, -(-size // segment))
-        for first in range(0, count, per_task):
-            end = min(first + per_task, count)
-            run = min(size, end * segment) - first * segment
-            tasks.append(((len(tasks), path, segment, first, end, False), run))
+        for start in range(0, size, step):
+            end = min(start + step, size)
+            tasks.append(((len(tasks), path, start, end, False), end - start))
     return tasks
 
 
@@ -119,9 +117,7 @@ def _scan_task(t: dict, rules: str, dead_search: str, pa: Any) -> Iterator[Any]:
     if t["whole"]:
         native = _native.scan_file(t["path"], rules, dead_search)
     else:
-        native = _native.scan_segments(
-            t["path"], t["segment"], t["first"], t["end"], rules, dead_search
-        )
+        native = _native.scan_range(t["path"], t["start"], t["end"], rules, dead_search)
     n = 0
     for data in native:
         table = _read_lines(data)
@@ -187,7 +183,7 @@ def scan_files(
     rdd = sc.parallelize(groups, len(groups)).flatMap(lambda group: group)
     raw = spark.createDataFrame(rdd, _TASK_DDL).mapInArrow(_scan_tasks(rules, dead_search), _RAW_DDL)
     findings = F.col("kind").isNotNull()
-    if all(t[5] for t in tasks):
+    if all(t[-1] for t in tasks):
         return raw.where(findings).orderBy("_task", "_n").select(*COLUMNS)
     raw = raw.persist()
     counts = {r["_task"]: (r["_games"], r["_lines"]) for r in raw.where(~findings).collect()}

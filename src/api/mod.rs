@@ -7,4 +7,7 @@ mod scan;
 
 pub use claim::{ClaimOptions, DeadSearch, decide, decide_file, decide_file_pgn};
 pub use position::{PositionCheck, PositionOptions, check_position};
-pub use scan::{Findings, ScanItem, ScanSettings, scan_bytes, scan_paths};
+pub use scan::{
+    Findings, InputFile, ScanItem, ScanSettings, input_files, scan, scan_bytes, scan_paths,
+    scan_range, scan_reader, scan_to,
+};

@@ -1,19 +1,21 @@
 //! Scanning archives as a library: the same pipeline as `verify-claim scan`
-//! (parallel, in input order, bounded memory), its findings delivered as an
-//! iterator of [`FindingLine`]s, the objects of `--format jsonl`.
+//! (parallel, in input order, bounded memory). Its results go to a
+//! [`Sink`] ([`scan_to`]) or come as an iterator of [`FindingLine`]s, the
+//! objects of `--format jsonl` ([`scan`] and the shorthands).
 
-use std::io::{self, Write};
+use std::io::{self, Read};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use crate::claims::scan::ScanOptions;
+use crate::claims::scan::{ScanOptions, Severity};
 use crate::diag::Diagnostic;
 use crate::record::Encoding;
-use crate::report::scan::{FindingLine, Printer, Row};
-use crate::scan::{Config, Summary};
+use crate::report::scan::FindingLine;
+use crate::scan::{Config, Panicked, Row, Sink, Source, Summary};
 
-/// How to scan. The default: every core, the scan's default options.
-#[derive(Clone, Copy, Debug, Default)]
+/// How to scan. The default: every core, the scan's default options, every
+/// finding, symbolic links in directories not followed.
+#[derive(Clone, Copy, Debug)]
 pub struct ScanSettings {
     /// Worker threads; `None`: every core.
     pub jobs: Option<usize>,
@@ -21,11 +23,64 @@ pub struct ScanSettings {
     pub options: ScanOptions,
     /// How tag values that are not UTF-8 are read.
     pub encoding: Encoding,
+    /// Findings below this are not delivered (the [`Summary`] counts them).
+    pub min_severity: Severity,
+    /// Follow symbolic links met in directories (loops are skipped).
+    pub follow: bool,
+}
+
+impl Default for ScanSettings {
+    fn default() -> ScanSettings {
+        ScanSettings {
+            jobs: None,
+            options: ScanOptions::default(),
+            encoding: Encoding::default(),
+            min_severity: Severity::Info,
+            follow: false,
+        }
+    }
+}
+
+impl ScanSettings {
+    fn config(&self) -> Config {
+        Config {
+            jobs: self
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .max(1),
+            options: self.options,
+            encoding: self.encoding,
+            min_severity: self.min_severity,
+            follow: self.follow,
+        }
+    }
 }
 
 /// One item of a scan: a finding, or an input that could not be read (the
-/// scan goes on with the next input).
+/// scan goes on with the next input), or the error that ended the scan
+/// (the last item: a worker's panic names the file and the game).
 pub type ScanItem = Result<FindingLine, Diagnostic>;
+
+/// Runs a scan, handing every result to `sink` in input order, on the
+/// calling thread (the workers run on `settings.jobs` threads of their
+/// own). An `Err` is what ended the scan early: the sink's own error (a
+/// closed pipe), or a worker's panic ([`std::io::Error::get_ref`] holds a
+/// message naming the file and the game).
+pub fn scan_to(
+    source: Source,
+    settings: &ScanSettings,
+    sink: &mut dyn Sink,
+) -> io::Result<Summary> {
+    crate::scan::run(source, &settings.config(), sink)
+}
+
+/// The error that ended a scan, as an item: a panic names its file.
+fn ended(e: &io::Error) -> Diagnostic {
+    match e.get_ref().and_then(|e| e.downcast_ref::<Panicked>()) {
+        Some(p) => Diagnostic::new(&p.file, None, p.what()),
+        None => Diagnostic::new("scan", None, e.to_string()),
+    }
+}
 
 /// The findings of a scan, in input order. Dropping it early stops the scan.
 pub struct Findings {
@@ -38,7 +93,7 @@ enum Inner {
         worker: Option<JoinHandle<io::Result<Summary>>>,
         summary: Option<Summary>,
     },
-    Ready(std::vec::IntoIter<ScanItem>),
+    Ready(std::vec::IntoIter<ScanItem>, Option<Summary>),
 }
 
 impl Iterator for Findings {
@@ -46,85 +101,77 @@ impl Iterator for Findings {
 
     fn next(&mut self) -> Option<ScanItem> {
         match &mut self.inner {
-            Inner::Ready(items) => items.next(),
+            Inner::Ready(items, _) => items.next(),
             Inner::Live {
                 rx,
                 worker,
                 summary,
             } => match rx.recv() {
                 Ok(item) => Some(item),
-                Err(_) => {
-                    let done = worker.take().map(|w| w.join());
-                    match done {
-                        Some(Ok(Ok(s))) => *summary = Some(s),
-                        Some(Ok(Err(e))) => {
-                            return Some(Err(Diagnostic::new("scan", None, e.to_string())));
-                        }
-                        Some(Err(_)) => {
-                            return Some(Err(Diagnostic::new("scan", None, "the scan failed")));
-                        }
-                        None => {}
+                Err(_) => match worker.take().map(|w| w.join()) {
+                    Some(Ok(Ok(s))) => {
+                        *summary = Some(s);
+                        None
                     }
-                    None
-                }
+                    Some(Ok(Err(e))) => Some(Err(ended(&e))),
+                    Some(Err(_)) => Some(Err(Diagnostic::new("scan", None, "the scan failed"))),
+                    None => None,
+                },
             },
         }
     }
 }
 
 impl Findings {
-    /// Totals (games, plies, findings by kind), once every item was taken;
-    /// `None` before that, and for a scan of bytes.
+    /// Totals (games, plies, lines, findings by kind), once every item was
+    /// taken; `None` before that, and after a scan that ended in an error.
     pub fn summary(&self) -> Option<&Summary> {
         match &self.inner {
             Inner::Live { summary, .. } => summary.as_ref(),
-            Inner::Ready(_) => None,
+            Inner::Ready(_, summary) => summary.as_ref(),
         }
     }
 }
 
-/// Sends each finding down a bounded channel: a slow reader holds the scan
-/// back instead of letting findings pile up; a dropped reader ends it.
-struct Channel(mpsc::SyncSender<ScanItem>);
+/// Each finding as an item: down a bounded channel (a slow reader holds the
+/// scan back instead of letting findings pile up; a dropped reader ends
+/// it), or into a vector. Skipped paths are not items.
+enum Items {
+    Channel(mpsc::SyncSender<ScanItem>),
+    Vec(Vec<ScanItem>),
+}
 
-impl Channel {
-    fn send(&self, item: ScanItem) -> io::Result<()> {
-        self.0
-            .send(item)
-            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+impl Items {
+    fn send(&mut self, item: ScanItem) -> io::Result<()> {
+        match self {
+            Items::Channel(tx) => tx
+                .send(item)
+                .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe)),
+            Items::Vec(v) => {
+                v.push(item);
+                Ok(())
+            }
+        }
     }
 }
 
-impl Printer for Channel {
-    fn finding(&mut self, row: &Row<'_>, _: &mut dyn Write) -> io::Result<()> {
+impl Sink for Items {
+    fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
         self.send(Ok(FindingLine::new(row)))
     }
 
-    fn input_error(&mut self, d: &Diagnostic, _: &mut dyn Write) -> io::Result<()> {
+    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
         self.send(Err(d.clone()))
     }
 }
 
-/// Scans files and directories (recursively; `.pgn`, `.pdn`, compressed
-/// `.zst`, `.gz`, `.bz2`; `-` for standard input) on a thread pool.
-pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findings {
-    let config = Config {
-        paths: paths.iter().map(|p| p.as_ref().to_owned()).collect(),
-        jobs: settings
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        options: settings.options,
-        encoding: settings.encoding,
-        progress: false,
-        min_severity: crate::claims::scan::Severity::Info,
-        annotate: false,
-        boards: false,
-        follow: false,
-    };
+/// Scans `source` on a thread of its own; its findings as they come.
+pub fn scan(source: Source, settings: &ScanSettings) -> Findings {
+    let config = settings.config();
     let (tx, rx) = mpsc::sync_channel(1024);
     let worker = std::thread::spawn(move || {
-        let mut printer = Channel(tx);
-        crate::scan::run(config, &mut printer, &mut io::sink())
+        let mut sink = Items::Channel(tx);
+        crate::scan::run(source, &config, &mut sink)
     });
     Findings {
         inner: Inner::Live {
@@ -135,20 +182,106 @@ pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findin
     }
 }
 
-/// Scans records held in memory (named `name` in the findings), on the
-/// calling thread.
+/// Scans files and directories (recursively; `.pgn`, `.pdn`, compressed
+/// `.zst`, `.gz`, `.bz2`; `-` for standard input) on a thread pool.
+pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findings {
+    let paths = paths.iter().map(|p| p.as_ref().to_owned()).collect();
+    scan(Source::Paths(paths), settings)
+}
+
+/// Scans one stream (named `name` in the findings): cut into chunks on
+/// one thread, analysed on `settings.jobs`; a read error is its last item.
+pub fn scan_reader(
+    name: &str,
+    reader: impl Read + Send + 'static,
+    settings: &ScanSettings,
+) -> Findings {
+    let source = Source::Reader {
+        name: name.to_owned(),
+        reader: Box::new(reader),
+    };
+    scan(source, settings)
+}
+
+/// Scans the games that start in bytes `[start, end)` of a plain file (one
+/// task of a distributed scan): game and line numbers count from the
+/// range's first game; the [`Summary`]'s `games` and `lines` are how far
+/// the next range's move on.
+pub fn scan_range(path: &str, start: u64, end: u64, settings: &ScanSettings) -> Findings {
+    let source = Source::Range {
+        path: path.to_owned(),
+        start,
+        end,
+    };
+    scan(source, settings)
+}
+
+/// Scans records held in memory (named `name` in the findings): the whole
+/// scan, then its items; [`Findings::summary`] is ready at once.
 pub fn scan_bytes(name: &str, bytes: &[u8], settings: &ScanSettings) -> Findings {
-    let items = crate::scan::scan_bytes_as(bytes, &settings.options, settings.encoding)
-        .iter()
-        .map(|p| {
-            Ok(FindingLine::new(&Row {
-                file: name,
-                game: p.game,
-                placed: p,
-            }))
-        })
-        .collect::<Vec<_>>();
+    let source = Source::Reader {
+        name: name.to_owned(),
+        reader: Box::new(io::Cursor::new(bytes.to_vec())),
+    };
+    let mut items = Items::Vec(Vec::new());
+    let result = crate::scan::run(source, &settings.config(), &mut items);
+    let mut items = match items {
+        Items::Vec(v) => v,
+        Items::Channel(_) => Vec::new(),
+    };
+    let summary = match result {
+        Ok(s) => Some(s),
+        Err(e) => {
+            items.push(Err(ended(&e)));
+            None
+        }
+    };
     Findings {
-        inner: Inner::Ready(items.into_iter()),
+        inner: Inner::Ready(items.into_iter(), summary),
     }
+}
+
+/// A file a scan of some paths covers (see [`input_files`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputFile {
+    /// As the scan names it.
+    pub path: String,
+    /// Its size in bytes (compressed, for a compressed file).
+    pub len: u64,
+    /// A regular, uncompressed file: [`scan_range`] can read parts of it.
+    pub plain: bool,
+}
+
+/// The files a scan of `paths` covers, in the scan's order (as
+/// [`scan_paths`] walks them: directories searched for `.pgn` and `.pdn`,
+/// plain or compressed): each file, or the error of a path that cannot
+/// be read. Paths the walk leaves out are not listed (the scan warns).
+pub fn input_files<S: AsRef<str>>(paths: &[S], follow: bool) -> Vec<Result<InputFile, Diagnostic>> {
+    use crate::input::walk::{Item, expand_with};
+    let paths: Vec<String> = paths.iter().map(|p| p.as_ref().to_owned()).collect();
+    let fail =
+        |p: &str, e: &dyn std::fmt::Display| Diagnostic::new(p, None, format!("cannot read: {e}"));
+    expand_with(&paths, follow)
+        .into_iter()
+        .filter_map(|item| match item {
+            Item::File(p) => Some(input_file(&p).map_err(|e| fail(&p, &e))),
+            Item::Unreadable(p, e) => Some(Err(fail(&p, &e))),
+            Item::Skipped(..) => None,
+        })
+        .collect()
+}
+
+fn input_file(path: &str) -> io::Result<InputFile> {
+    use crate::input::open::Compression;
+    let meta = std::fs::metadata(path)?;
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(path)?.read(&mut head)?;
+    let compressed = Compression::from_name(path)
+        .unwrap_or_else(|| Compression::from_magic(&head[..n]))
+        != Compression::None;
+    Ok(InputFile {
+        path: path.to_owned(),
+        len: meta.len(),
+        plain: meta.is_file() && !compressed,
+    })
 }

@@ -5,10 +5,7 @@ use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::Diagnostic;
-use verify_claim::claims::scan::Severity;
-use verify_claim::report::scan as printers;
-use verify_claim::scan::Summary;
+use verify_claim::{Diagnostic, Row, ScanSettings, Severity, Sink, Source, Summary};
 
 use super::{DeadSearchArg, Outcome, RecordOptions};
 
@@ -75,37 +72,35 @@ pub struct ScanArgs {
 }
 
 impl ScanArgs {
-    fn config(&self) -> verify_claim::scan::Config {
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        verify_claim::scan::Config {
-            paths: self.paths.clone(),
-            jobs,
+    fn settings(&self) -> ScanSettings {
+        ScanSettings {
+            jobs: self.jobs,
             options: self
                 .record
                 .scan_options(self.dead_search, self.min_draw_moves),
             encoding: self.record.encoding.encoding(),
-            progress: !self.no_progress && std::io::stderr().is_terminal(),
-            min_severity: match self.min_severity {
-                MinSeverity::Info => Severity::Info,
-                MinSeverity::Warning => Severity::Warning,
-                MinSeverity::Error => Severity::Error,
-            },
-            annotate: self.format == ScanFormat::Pgn,
-            boards: self.format == ScanFormat::Html,
+            min_severity: self.min_severity(),
             follow: self.follow,
         }
     }
 
-    fn printer(&self, colour: bool) -> Box<dyn printers::Printer> {
+    fn min_severity(&self) -> Severity {
+        match self.min_severity {
+            MinSeverity::Info => Severity::Info,
+            MinSeverity::Warning => Severity::Warning,
+            MinSeverity::Error => Severity::Error,
+        }
+    }
+
+    fn format(&self, colour: bool) -> verify_claim::ScanFormat {
+        use verify_claim::ScanFormat as F;
         match self.format {
-            ScanFormat::Text => Box::new(printers::Text::new(colour)),
-            ScanFormat::Jsonl => Box::new(printers::Jsonl),
-            ScanFormat::Csv => Box::new(printers::Csv::new()),
-            ScanFormat::Github => Box::new(printers::Github),
-            ScanFormat::Pgn => Box::new(verify_claim::report::pgn::Pgn),
-            ScanFormat::Html => Box::new(verify_claim::report::html_scan::Html::new()),
+            ScanFormat::Text => F::Text { colour },
+            ScanFormat::Jsonl => F::Jsonl,
+            ScanFormat::Csv => F::Csv,
+            ScanFormat::Github => F::Github,
+            ScanFormat::Pgn => F::Pgn(self.min_severity()),
+            ScanFormat::Html => F::Html,
         }
     }
 
@@ -126,21 +121,93 @@ impl ScanArgs {
     }
 }
 
+/// The CLI's sink: the format's printer, with every input error and
+/// warning also said on stderr, and the progress bar.
+struct Terminal<'a> {
+    printer: Box<dyn Sink + 'a>,
+    progress: bool,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Sink for Terminal<'_> {
+    fn needs(&self) -> verify_claim::Needs {
+        self.printer.needs()
+    }
+    fn finding(&mut self, row: &Row<'_>) -> std::io::Result<()> {
+        self.printer.finding(row)
+    }
+    fn input_error(&mut self, d: &Diagnostic) -> std::io::Result<()> {
+        verify_claim::output::to_stderr(d);
+        self.printer.input_error(d)
+    }
+    fn input_warning(&mut self, file: &str, message: &str) -> std::io::Result<()> {
+        verify_claim::output::to_stderr(format_args!("{file}: warning: {message}"));
+        self.printer.input_warning(file, message)
+    }
+    fn chunk_text(&mut self, text: &[u8]) -> std::io::Result<()> {
+        self.printer.chunk_text(text)
+    }
+    fn progress(&mut self, done: u64, total: u64) {
+        if self.progress {
+            self.bar
+                .get_or_insert_with(|| progress_bar(total))
+                .set_position(done);
+        }
+    }
+    fn totals(&mut self, games: usize, plies: usize) {
+        self.printer.totals(games, plies)
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+        self.printer.finish()
+    }
+}
+
+impl Drop for Terminal<'_> {
+    fn drop(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
 pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let mut printer = args.printer(colour);
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let summary = match verify_claim::scan::run(args.config(), printer.as_mut(), &mut out) {
+    let out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut sink = Terminal {
+        printer: verify_claim::printer(args.format(colour), out),
+        progress: !args.no_progress && std::io::stderr().is_terminal(),
+        bar: None,
+    };
+    let source = Source::Paths(args.paths.clone());
+    let summary = match verify_claim::scan_to(source, &args.settings(), &mut sink) {
         Ok(s) => s,
-        // A closed pipe: quietly, 141; any other write error: said, 2.
+        // A closed pipe: quietly, 141; any other error (a write, a
+        // worker's panic): said, 2.
         Err(e) => {
+            drop(sink);
             return Ok(Outcome {
                 stdout: String::new(),
                 status: verify_claim::output::failure_status(&e),
             });
         }
     };
+    drop(sink);
     verify_claim::output::to_stderr(summary_line(&summary));
     Ok(Outcome {
         stdout: String::new(),

@@ -50,6 +50,10 @@ pub struct Ranges {
     file: Box<dyn ReadAt>,
     len: u64,
     segment: u64,
+    /// The span whose game starts are this plan's: `[base, stop)` (the
+    /// whole file but for [`Ranges::span`]).
+    base: u64,
+    stop: u64,
     /// The first segment whose chunk could not be read (`u64::MAX`: none).
     failed: AtomicU64,
 }
@@ -89,8 +93,21 @@ impl Ranges {
             file,
             len,
             segment: segment.max(1),
+            base: 0,
+            stop: len,
             failed: AtomicU64::new(u64::MAX),
         }
+    }
+
+    /// The games that start in bytes `[start, end)` of a file of `len`
+    /// bytes: the spans of one file that meet (one's `end` the next's
+    /// `start`) hold each game once, the game cut by a span's end in the
+    /// span where it starts.
+    pub fn span(file: File, len: u64, start: u64, end: u64) -> Ranges {
+        let mut r = Ranges::from_source(Box::new(file), len, SEGMENT);
+        r.base = start.min(len);
+        r.stop = end.clamp(r.base, len);
+        r
     }
 
     /// Whether the chunk of a segment before `k` could not be read: then
@@ -108,20 +125,34 @@ impl Ranges {
         self.len == 0
     }
 
-    /// The number of segments (one for an empty file).
+    /// The number of segments (one for an empty span).
     pub fn segments(&self) -> u64 {
-        self.len.div_ceil(self.segment).max(1)
+        (self.stop - self.base).div_ceil(self.segment).max(1)
+    }
+
+    /// The segments up to the file's end: those of the span, then the rest
+    /// of the file's (where the span's last game may end).
+    fn segments_to_end(&self) -> u64 {
+        self.segments() + (self.len - self.stop).div_ceil(self.segment)
     }
 
     /// The bytes of segment `k` (for progress).
     pub fn segment_len(&self, k: u64) -> u64 {
-        let from = k.saturating_mul(self.segment).min(self.len);
-        (from + self.segment).min(self.len) - from
+        let (from, to) = self.bounds(k);
+        to - from
     }
 
     fn bounds(&self, k: u64) -> (u64, u64) {
-        let from = k.saturating_mul(self.segment).min(self.len);
-        (from, (from + self.segment).min(self.len))
+        let n = self.segments();
+        let (origin, end, k) = if k < n {
+            (self.base, self.stop, k)
+        } else {
+            (self.stop, self.len, k - n)
+        };
+        let from = origin
+            .saturating_add(k.saturating_mul(self.segment))
+            .min(end);
+        (from, from.saturating_add(self.segment).min(end))
     }
 
     fn read(&self, from: u64, to: u64, buf: &mut Vec<u8>) -> io::Result<()> {
@@ -147,7 +178,7 @@ impl Ranges {
     /// The first game start in segment `k` (the file's start for `k = 0`).
     fn first_start(&self, k: u64, buf: &mut Vec<u8>) -> io::Result<Option<u64>> {
         let (from, to) = self.bounds(k);
-        if k == 0 {
+        if from == 0 && to > 0 {
             return Ok(Some(0));
         }
         let mut at = from;
@@ -210,7 +241,7 @@ impl Ranges {
         };
         let mut end = self.len;
         let mut j = k + 1;
-        while j < self.segments() {
+        while j < self.segments_to_end() {
             if let Some(s) = self.first_start(j, window)? {
                 end = s;
                 break;

@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::page::{esc, page_start};
-use super::scan::{Printer, Row};
+use super::scan::Printer;
 use super::svg::{self, Marks};
 use crate::claims::scan::{Kind, Severity};
 use crate::diag::Diagnostic;
+use crate::scan::{Needs, Row};
 
 const SCAN_CSS: &str = r#"
 main.scan { display: flex; flex-direction: column; }
@@ -140,8 +141,14 @@ impl Printer for Html {
         out.write_all(s.as_bytes())
     }
 
+    fn needs(&self) -> Needs {
+        Needs {
+            boards: true,
+            chunk: None,
+        }
+    }
+
     fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
-        crate::output::to_stderr(d);
         self.start(out)?;
         self.close_game(out)?;
         let file = match d.place {

@@ -11,12 +11,12 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use super::ClaimReport;
-use super::scan::{Printer, Row};
+use super::scan::Printer;
 use crate::claims::Form;
 use crate::claims::scan::Severity;
 use crate::record::pgn::token_end;
 use crate::record::{Encoding, GameRecord, Reader};
-use crate::scan::Placed;
+use crate::scan::{ChunkHook, Needs, Placed, Row};
 
 /// The name of the tag that carries the verdict.
 pub const TAG: &str = "VerifyClaim";
@@ -245,11 +245,38 @@ pub fn annotate_chunk(
     splice(bytes, 0, bytes.len(), ins)
 }
 
-/// The scan printer for `--format pgn`: the findings are already in the
-/// annotated text of each chunk, which it writes as it comes.
-pub struct Pgn;
+/// The scan printer for `--format pgn`: its hook writes each chunk back
+/// annotated on the workers, with the findings at or above its severity;
+/// it writes those texts as they come.
+pub struct Pgn {
+    hook: std::sync::Arc<Annotate>,
+}
+
+impl Pgn {
+    pub fn new(min: Severity) -> Pgn {
+        Pgn {
+            hook: std::sync::Arc::new(Annotate(min)),
+        }
+    }
+}
+
+/// [`annotate_chunk`] as a chunk hook.
+struct Annotate(Severity);
+
+impl ChunkHook for Annotate {
+    fn chunk(&self, bytes: &[u8], encoding: Encoding, findings: &[Placed]) -> Vec<u8> {
+        annotate_chunk(bytes, encoding, findings, self.0)
+    }
+}
 
 impl Printer for Pgn {
+    fn needs(&self) -> Needs {
+        Needs {
+            boards: false,
+            chunk: Some(self.hook.clone()),
+        }
+    }
+
     fn finding(&mut self, _row: &Row<'_>, _out: &mut dyn Write) -> io::Result<()> {
         Ok(())
     }

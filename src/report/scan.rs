@@ -12,28 +12,25 @@ use serde::Serialize;
 
 use crate::claims::scan::{Kind, Severity};
 use crate::diag::Diagnostic;
-use crate::scan::Placed;
+use crate::scan::{Needs, Row, Sink};
 
-/// A finding with its file and its game number in the file.
-pub struct Row<'a> {
-    pub file: &'a str,
-    pub game: usize,
-    pub placed: &'a Placed,
-}
-
+/// A format: each item of the scan written to `out`. [`Printed`] makes one
+/// a [`Sink`]. Printers say nothing on stderr (the CLI's sink does).
 pub trait Printer {
+    /// What the format needs of each game besides its findings.
+    fn needs(&self) -> Needs {
+        Needs::default()
+    }
     fn finding(&mut self, row: &Row<'_>, out: &mut dyn Write) -> io::Result<()>;
-    /// An input that could not be read, or held no game (always also said
-    /// on stderr), with its place when it has one.
+    /// An input that could not be read, or held no game, with its place
+    /// when it has one.
     fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
-        let _ = out;
-        crate::output::to_stderr(d);
+        let _ = (d, out);
         Ok(())
     }
-    /// A path a walk left out (always also said on stderr).
+    /// A path a walk left out.
     fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
-        let _ = out;
-        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
+        let _ = (file, message, out);
         Ok(())
     }
     /// The games and plies scanned, told just before [`Printer::finish`].
@@ -44,10 +41,77 @@ pub trait Printer {
         let _ = out;
         Ok(())
     }
-    /// A chunk's text written back annotated (`--format pgn` only).
+    /// What the format's chunk hook made of a chunk.
     fn chunk_text(&mut self, text: &[u8], out: &mut dyn Write) -> io::Result<()> {
         let _ = (text, out);
         Ok(())
+    }
+}
+
+/// A printer writing to `out`: the sink the CLI drives.
+pub struct Printed<P, W> {
+    pub printer: P,
+    pub out: W,
+}
+
+impl<P: Printer, W: Write> Sink for Printed<P, W> {
+    fn needs(&self) -> Needs {
+        self.printer.needs()
+    }
+    fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
+        self.printer.finding(row, &mut self.out)
+    }
+    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
+        self.printer.input_error(d, &mut self.out)
+    }
+    fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
+        self.printer.input_warning(file, message, &mut self.out)
+    }
+    fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
+        self.printer.chunk_text(text, &mut self.out)
+    }
+    fn totals(&mut self, games: usize, plies: usize) {
+        self.printer.totals(games, plies)
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        self.printer.finish(&mut self.out)?;
+        self.out.flush()
+    }
+}
+
+/// The scan's output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanFormat {
+    /// For people: grouped by file and game.
+    Text {
+        /// ANSI colours.
+        colour: bool,
+    },
+    /// One JSON object per finding ([`FindingLine`]).
+    Jsonl,
+    /// One row per finding, with a header.
+    Csv,
+    /// GitHub workflow annotations.
+    Github,
+    /// The input games written back, a comment at each finding at or above
+    /// the severity.
+    Pgn(Severity),
+    /// One page with a diagram per finding.
+    Html,
+}
+
+/// The sink that writes `format` to `out`.
+pub fn printer<'a, W: Write + 'a>(format: ScanFormat, out: W) -> Box<dyn Sink + 'a> {
+    fn boxed<'a, P: Printer + 'a, W: Write + 'a>(printer: P, out: W) -> Box<dyn Sink + 'a> {
+        Box::new(Printed { printer, out })
+    }
+    match format {
+        ScanFormat::Text { colour } => boxed(Text::new(colour), out),
+        ScanFormat::Jsonl => boxed(Jsonl, out),
+        ScanFormat::Csv => boxed(Csv::new(), out),
+        ScanFormat::Github => boxed(Github, out),
+        ScanFormat::Pgn(min) => boxed(super::pgn::Pgn::new(min), out),
+        ScanFormat::Html => boxed(super::html_scan::Html::new(), out),
     }
 }
 
@@ -59,7 +123,7 @@ fn side(r: &Row<'_>) -> Option<&'static str> {
 /// One finding as one JSON line: the documented schema (README, "JSON
 /// lines"), field for field and in this order. The library's scan yields
 /// these, so a program reading `--format jsonl` and one calling
-/// [`crate::scan_bytes`] see the same object.
+/// `crate::scan_bytes` see the same object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FindingLine {
     /// The input as named on the command line (`<stdin>` for `-`).
@@ -83,12 +147,14 @@ pub struct FindingLine {
     pub severity: Severity,
     /// Column of the move (or error), counting characters.
     pub column: u32,
-    /// The players as recorded.
+    /// White as recorded.
     pub white: String,
+    /// Black as recorded.
     pub black: String,
-    /// For a result finding: the result recorded and the one the Laws give.
+    /// For a result finding: the result recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recorded: Option<Option<String>>,
+    /// For a result finding: the result the Laws give.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<Option<String>>,
 }
@@ -240,7 +306,6 @@ impl Printer for Github {
     }
 
     fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
-        crate::output::to_stderr(d);
         let place = d
             .place
             .map(|p| format!(",line={},col={}", p.line, p.col))
@@ -254,7 +319,6 @@ impl Printer for Github {
     }
 
     fn input_warning(&mut self, file: &str, message: &str, out: &mut dyn Write) -> io::Result<()> {
-        crate::output::to_stderr(format_args!("{file}: warning: {message}"));
         writeln!(
             out,
             "::warning file={},title=skipped-input::{}",

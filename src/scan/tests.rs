@@ -9,11 +9,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, mpsc};
 
 use super::threads::{Task, Worker};
-use super::{Order, Summary, scan_bytes};
-use crate::claims::scan::{Kind, ScanOptions};
+use super::{Order, Row, Sink, Summary, scan_bytes};
+use crate::claims::scan::{Kind, ScanOptions, Severity};
 use crate::input::ranges::{Ranges, ReadAt};
 use crate::record::Encoding;
-use crate::report::scan::{Printer, Row};
 
 /// Each game is four lines and has one finding (checkmate) on its third.
 const GAMES: usize = 1000;
@@ -52,8 +51,8 @@ type Seen = (usize, u32, u32, Kind, String);
 #[derive(Default)]
 struct Collect(Vec<Seen>);
 
-impl Printer for Collect {
-    fn finding(&mut self, r: &Row<'_>, _: &mut dyn io::Write) -> io::Result<()> {
+impl Sink for Collect {
+    fn finding(&mut self, r: &Row<'_>) -> io::Result<()> {
         let p = r.placed;
         self.0.push((
             r.game,
@@ -78,11 +77,11 @@ fn scan_segments(ranges: Ranges) -> (Vec<Seen>, Summary) {
         options: ScanOptions::default(),
         stop: Arc::new(AtomicBool::new(false)),
         consumed: Arc::new(AtomicU64::new(0)),
-        annotate: None,
-        boards: false,
+        needs: Default::default(),
+        panic_on: None,
         buffers: Default::default(),
     };
-    let mut order = Order::default();
+    let mut order = Order::new(Severity::Info);
     let mut printer = Collect::default();
     for segment in 0..ranges.segments() {
         let task = Task::Range {
@@ -91,8 +90,8 @@ fn scan_segments(ranges: Ranges) -> (Vec<Seen>, Summary) {
             ranges: Arc::clone(&ranges),
             segment,
         };
-        let work = worker.work(task);
-        order.print(work, &mut printer, &mut io::sink()).unwrap();
+        let work = worker.guarded(task);
+        order.print(work, &mut printer).unwrap();
     }
     (printer.0, order.summary)
 }
@@ -104,10 +103,10 @@ fn check(found: &[Seen], summary: &Summary, bad: u64, why: &str) {
     let whole = scan_bytes(&games(), &ScanOptions::default());
     assert_eq!(whole.len(), GAMES);
     let (error, before) = found.split_last().expect("an error");
-    for (got, want) in before.iter().zip(&whole) {
+    for (got, (game, want)) in before.iter().zip(&whole) {
         assert_eq!(
             (got.0, got.1, got.2),
-            (want.game, want.place.line, want.place.col)
+            (*game, want.place.line, want.place.col)
         );
         assert_eq!(got.3, want.finding.kind);
     }

@@ -1,14 +1,15 @@
 //! The scan's threads: the producer that hands out tasks in input order,
 //! and the workers that read (a plain file's segment) and analyse them.
 
-use std::io;
+use std::io::{self, Read};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-use super::{Work, analyse_chunk_until};
+use super::{Analysis, Input, Needs, Work, analyse_chunk};
 use crate::claims::scan::ScanOptions;
 use crate::input::chunks::{Chunk, Chunker};
-use crate::input::open::{Source, open_source};
+use crate::input::open::{Compression, Source, open_source};
 use crate::input::ranges::{Buffers, Ranges};
 use crate::input::walk::Item;
 use crate::record::Encoding;
@@ -46,18 +47,20 @@ pub(super) struct Producer {
 }
 
 impl Producer {
-    pub(super) fn run(mut self, items: Vec<Item>) {
+    pub(super) fn run(mut self, items: Vec<Input>) {
         for (input, item) in items.into_iter().enumerate() {
             let more = match item {
-                Item::Unreadable(p, e) => self.work(Work::Failed {
+                Input::Walked(Item::Unreadable(p, e)) => self.work(Work::Failed {
                     file: p.into(),
                     message: format!("cannot read: {e}"),
                 }),
-                Item::Skipped(p, why) => self.work(Work::Skipped {
+                Input::Walked(Item::Skipped(p, why)) => self.work(Work::Skipped {
                     file: p.into(),
                     message: why,
                 }),
-                Item::File(p) => self.input(input, &p),
+                Input::Walked(Item::File(p)) => self.input(input, &p),
+                Input::Reader(file, reader) => self.stream(input, file, reader),
+                Input::Range { path, start, end } => self.range(input, &path, start, end),
             };
             if !more {
                 return;
@@ -91,55 +94,86 @@ impl Producer {
 
     fn input(&mut self, input: usize, path: &str) -> bool {
         let file: Arc<str> = Arc::from(if path == "-" { "<stdin>" } else { path });
-        let source = match open_source(path, Arc::clone(&self.consumed)) {
-            Ok(s) => s,
-            Err(e) => {
-                return self.work(Work::Failed {
-                    file,
-                    message: format!("cannot read: {e}"),
-                });
+        match open_source(path, Arc::clone(&self.consumed)) {
+            Ok(Source::Plain(ranges)) => self.segments(input, file, ranges),
+            Ok(Source::Stream(reader)) => self.stream(input, file, reader),
+            Err(e) => self.work(Work::Failed {
+                file,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
+
+    /// The games starting in `[start, end)` of a plain file.
+    fn range(&mut self, input: usize, path: &str, start: u64, end: u64) -> bool {
+        let file: Arc<str> = Arc::from(path);
+        let opened = std::fs::File::open(path).and_then(|mut f| {
+            let meta = f.metadata()?;
+            let mut head = [0u8; 4];
+            let n = if meta.is_file() {
+                f.read(&mut head)?
+            } else {
+                0
+            };
+            if !meta.is_file()
+                || Compression::from_name(path).is_some()
+                || Compression::from_magic(&head[..n]) != Compression::None
+            {
+                return Err(io::Error::other(
+                    "a byte range is read only of a plain (regular, uncompressed) file",
+                ));
             }
-        };
-        match source {
-            Source::Plain(ranges) => {
-                let ranges = Arc::new(ranges);
-                (0..ranges.segments()).all(|segment| {
-                    self.task(Task::Range {
-                        input,
-                        file: Arc::clone(&file),
-                        ranges: Arc::clone(&ranges),
-                        segment,
-                    })
-                })
+            Ok(Ranges::span(f, meta.len(), start, end))
+        });
+        match opened {
+            Ok(ranges) => self.segments(input, file, ranges),
+            Err(e) => self.work(Work::Failed {
+                file,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
+
+    /// One task per segment: the workers read them.
+    fn segments(&mut self, input: usize, file: Arc<str>, ranges: Ranges) -> bool {
+        let ranges = Arc::new(ranges);
+        (0..ranges.segments()).all(|segment| {
+            self.task(Task::Range {
+                input,
+                file: Arc::clone(&file),
+                ranges: Arc::clone(&ranges),
+                segment,
+            })
+        })
+    }
+
+    /// A stream cut into chunks here, in order; a read error is the
+    /// input's last work (after the complete games before it).
+    fn stream(&mut self, input: usize, file: Arc<str>, reader: Box<dyn Read + Send>) -> bool {
+        let mut chunker = Chunker::new(reader);
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return false;
             }
-            Source::Stream(reader) => {
-                let mut chunker = Chunker::new(reader);
-                loop {
-                    if self.stop.load(Ordering::Relaxed) {
-                        return false;
-                    }
-                    let more = match chunker.next_chunk() {
-                        Ok(Some(chunk)) => self.task(Task::Chunk {
-                            input,
-                            file: Arc::clone(&file),
-                            chunk,
-                        }),
-                        Ok(None) => return true,
-                        Err(e) => {
-                            let message = match e.kind() {
-                                io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
-                                    format!("stopped reading: {e} (truncated or corrupt?)")
-                                }
-                                _ => format!("stopped reading: {e}"),
-                            };
-                            let file = Arc::clone(&file);
-                            return self.work(Work::Failed { file, message });
+            let more = match chunker.next_chunk() {
+                Ok(Some(chunk)) => self.task(Task::Chunk {
+                    input,
+                    file: Arc::clone(&file),
+                    chunk,
+                }),
+                Ok(None) => return true,
+                Err(e) => {
+                    let message = match e.kind() {
+                        io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+                            format!("stopped reading: {e} (truncated or corrupt?)")
                         }
+                        _ => format!("stopped reading: {e}"),
                     };
-                    if !more {
-                        return false;
-                    }
+                    return self.work(Work::Failed { file, message });
                 }
+            };
+            if !more {
+                return false;
             }
         }
     }
@@ -154,11 +188,10 @@ pub(super) struct Worker {
     pub(super) options: ScanOptions,
     pub(super) stop: Arc<AtomicBool>,
     pub(super) consumed: Arc<AtomicU64>,
-    /// `--format pgn`: write each chunk back annotated, with the findings
-    /// at or above this severity.
-    pub(super) annotate: Option<crate::claims::scan::Severity>,
-    /// Each finding's board (the HTML page).
-    pub(super) boards: bool,
+    /// What the sink needs besides the findings.
+    pub(super) needs: Needs,
+    /// The test-only panic ([`super::DEBUG_PANIC`]).
+    pub(super) panic_on: Option<Arc<str>>,
     /// Kept from one segment to the next.
     pub(super) buffers: Buffers,
 }
@@ -179,14 +212,43 @@ impl Worker {
             if self.stop.load(Ordering::Relaxed) {
                 return;
             }
-            let work = self.work(task);
+            let work = self.guarded(task);
             if self.results.send(Msg::Work(seq, work)).is_err() {
                 return;
             }
         }
     }
 
-    pub(super) fn work(&mut self, task: Task) -> Work {
+    /// [`Worker::work`], a panic caught and made the task's work: the scan
+    /// ends with an error naming the file and the game, never waits for a
+    /// task that will not come.
+    pub(super) fn guarded(&mut self, task: Task) -> Work {
+        let (input, file) = match &task {
+            Task::Range { input, file, .. } | Task::Chunk { input, file, .. } => {
+                (*input, Arc::clone(file))
+            }
+        };
+        let mut game = 0;
+        match catch_unwind(AssertUnwindSafe(|| self.work(task, &mut game))) {
+            Ok(work) => work,
+            Err(payload) => {
+                self.buffers = Buffers::default();
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a worker panicked".to_owned());
+                Work::Panicked {
+                    input,
+                    file,
+                    game,
+                    message,
+                }
+            }
+        }
+    }
+
+    pub(super) fn work(&mut self, task: Task, game: &mut usize) -> Work {
         let (input, file, chunk) = match task {
             Task::Chunk { input, file, chunk } => (input, file, chunk),
             Task::Range {
@@ -222,16 +284,16 @@ impl Worker {
                 }
             }
         };
-        let (games, plies, lines, findings) = analyse_chunk_until(
-            &chunk,
-            self.encoding,
-            &self.options,
-            &self.stop,
-            self.boards,
-        );
-        let text = self.annotate.map(|min| {
-            crate::report::pgn::annotate_chunk(&chunk.bytes, self.encoding, &findings, min)
-        });
+        let how = Analysis {
+            encoding: self.encoding,
+            options: &self.options,
+            stop: &self.stop,
+            boards: self.needs.boards,
+            panic_on: self.panic_on.as_deref(),
+        };
+        let (games, plies, lines, findings) = analyse_chunk(&chunk, &how, game);
+        let text = (self.needs.chunk.as_ref())
+            .map(|hook| hook.chunk(&chunk.bytes, self.encoding, &findings));
         if chunk.bytes.capacity() <= KEEP {
             self.buffers.bytes = chunk.bytes;
         }

@@ -1,0 +1,178 @@
+//! The calling thread's part: the work put back in sequence order, games
+//! and lines numbered (the one place they are), and handed to the sink.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::mpsc;
+
+use super::threads::Msg;
+use super::{Panicked, Placed, Row, Sink, Summary, Work, error_at};
+use crate::claims::scan::Severity;
+use crate::diag::{Diagnostic, Place};
+use crate::output::writing;
+
+/// Puts the work back in sequence order and hands it to the sink.
+#[derive(Default)]
+pub(super) struct Order {
+    pub(super) summary: Summary,
+    pending: BTreeMap<u64, Work>,
+    next: u64,
+    input: Option<usize>,
+    games_before: usize,
+    lines_before: u32,
+    /// Findings below this are counted, not handed over.
+    min_severity: Option<Severity>,
+    /// An input with an unread segment: nothing after it is reported.
+    unread: Option<usize>,
+}
+
+impl Order {
+    pub(super) fn new(min_severity: Severity) -> Order {
+        Order {
+            min_severity: Some(min_severity),
+            ..Order::default()
+        }
+    }
+
+    /// Until every task is handed over. Each task's work arrives (a
+    /// worker's panic is work too), and when every thread is gone without
+    /// it, the channel says so: this never waits for ever.
+    pub(super) fn print_all(
+        &mut self,
+        results: &mpsc::Receiver<Msg>,
+        tokens: &mpsc::SyncSender<()>,
+        sink: &mut dyn Sink,
+        progress: impl Fn() -> (u64, u64),
+    ) -> io::Result<()> {
+        let mut total = None;
+        while total != Some(self.next) {
+            match results.recv() {
+                Ok(Msg::Work(seq, work)) => {
+                    self.pending.insert(seq, work);
+                }
+                Ok(Msg::Done(n)) => total = Some(n),
+                Err(_) => {
+                    return Err(io::Error::other("the scan stopped: a thread failed"));
+                }
+            }
+            while let Some(work) = self.pending.remove(&self.next) {
+                if let Work::Panicked {
+                    input,
+                    file,
+                    game,
+                    message,
+                } = work
+                {
+                    self.start_input(input);
+                    let game = self.games_before + game.max(1);
+                    let file = file.to_string();
+                    return Err(io::Error::other(Panicked {
+                        file,
+                        game,
+                        message,
+                    }));
+                }
+                self.print(work, sink).map_err(writing)?;
+                let _ = tokens.try_send(());
+                self.next += 1;
+                let (done, total) = progress();
+                sink.progress(done, total);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn print(&mut self, work: Work, sink: &mut dyn Sink) -> io::Result<()> {
+        match work {
+            Work::Failed { file, message } => {
+                self.summary.failed_inputs += 1;
+                sink.input_error(&Diagnostic::new(&file, None, message))
+            }
+            Work::Skipped { file, message } => sink.input_warning(&file, &message),
+            Work::Unread {
+                input,
+                file,
+                message,
+            } => {
+                self.start_input(input);
+                if self.unread == Some(input) {
+                    return Ok(());
+                }
+                self.unread = Some(input);
+                self.summary.failed_inputs += 1;
+                let message = format!(
+                    "{message}: this game and the rest of the file are not read (the \
+                     numbers of the games after it cannot be known)"
+                );
+                // The first game not read, where the text not read begins
+                // (the previous chunk ended at a game start, at a line start).
+                let unread = error_at(1, Place { line: 1, col: 1 }, 0, message);
+                self.findings(&file, 0, vec![unread], sink)
+            }
+            Work::Chunk {
+                input,
+                file,
+                games,
+                plies,
+                lines,
+                findings,
+                text,
+            } => {
+                self.start_input(input);
+                if self.unread == Some(input) {
+                    return Ok(());
+                }
+                self.findings(&file, lines, findings, sink)?;
+                if let Some(t) = text {
+                    sink.chunk_text(&t)?;
+                }
+                self.games_before += games;
+                self.summary.games += games;
+                self.summary.plies += plies;
+                self.summary.lines += u64::from(lines);
+                Ok(())
+            }
+            // Handled by `print_all`, which ends the scan.
+            Work::Panicked { .. } => Ok(()),
+        }
+    }
+
+    /// Game numbers and lines run on within one input.
+    fn start_input(&mut self, input: usize) {
+        if self.input != Some(input) {
+            self.input = Some(input);
+            self.games_before = 0;
+            self.lines_before = 0;
+        }
+    }
+
+    /// Counts and hands over a chunk's findings (game numbers and lines
+    /// within the chunk), then moves on by its `lines`.
+    fn findings(
+        &mut self,
+        file: &str,
+        lines: u32,
+        mut findings: Vec<Placed>,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        for p in &mut findings {
+            p.place.line += self.lines_before;
+        }
+        for p in &findings {
+            let sev = p.finding.kind.severity();
+            self.summary.worst = self.summary.worst.max(Some(sev));
+            *self.summary.by_kind.entry(p.finding.kind).or_default() += 1;
+            if self.min_severity.is_some_and(|m| sev < m) {
+                continue;
+            }
+            let row = Row {
+                file,
+                game: self.games_before + p.game,
+                placed: p,
+            };
+            sink.finding(&row)?;
+        }
+        self.lines_before += lines;
+        Ok(())
+    }
+}

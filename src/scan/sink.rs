@@ -1,0 +1,179 @@
+//! What the pipeline delivers, and to whom: the [`Sink`] it drives (in
+//! input order, on the calling thread) and the placed findings it hands
+//! over. Printers implement it (`crate::report::scan`), as do the library's
+//! iterator and the Python binding; the pipeline knows none of them.
+
+use std::io;
+use std::sync::Arc;
+
+use crate::claims::scan::{Finding, Kind};
+use crate::diag::{Diagnostic, Place};
+use crate::record::Encoding;
+
+/// A finding placed in its file, as a worker found it.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// 1-based game index within the chunk (the pipeline adds the games of
+    /// earlier chunks of the same input when it hands it to the sink).
+    pub(crate) game: usize,
+    pub(crate) place: Place,
+    pub(crate) white: String,
+    pub(crate) black: String,
+    pub(crate) finding: Finding,
+    /// The recorded result (`Result` tag, else the result token).
+    pub(crate) result: String,
+    /// The position of the finding, when the sink asks for boards.
+    pub(crate) board: Option<Box<crate::game::board::Board>>,
+}
+
+/// A finding with its input and its game number in that input: what a
+/// [`Sink`] receives.
+pub struct Row<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) game: usize,
+    pub(crate) placed: &'a Placed,
+}
+
+impl Row<'_> {
+    /// The input as named (`<stdin>` for `-`).
+    pub fn file(&self) -> &str {
+        self.file
+    }
+
+    /// 1-based game number in the input.
+    pub fn game(&self) -> usize {
+        self.game
+    }
+
+    /// Line and column of the move (or error) in the input.
+    pub fn place(&self) -> Place {
+        self.placed.place
+    }
+
+    /// What was found.
+    pub fn kind(&self) -> Kind {
+        self.placed.finding.kind
+    }
+
+    /// Plies played when the finding holds.
+    pub fn ply(&self) -> usize {
+        self.placed.finding.ply
+    }
+
+    /// One sentence for people, with the article.
+    pub fn message(&self) -> &str {
+        &self.placed.finding.message
+    }
+}
+
+/// What a sink needs of each game besides its findings; the workers provide
+/// it, in parallel.
+#[derive(Clone, Default)]
+pub struct Needs {
+    /// Each finding's board (the HTML page's diagrams).
+    pub boards: bool,
+    /// Called by a worker on each chunk it analysed; what it returns goes
+    /// to [`Sink::chunk_text`] in input order (the PGN written back).
+    pub chunk: Option<Arc<dyn ChunkHook>>,
+}
+
+/// A sink's per-chunk work, done on the workers (Send + Sync: one for all).
+pub trait ChunkHook: Send + Sync {
+    /// `bytes`: whole games read as `encoding`; `findings`: theirs, games
+    /// numbered from 1 within the chunk, every severity.
+    fn chunk(&self, bytes: &[u8], encoding: Encoding, findings: &[Placed]) -> Vec<u8>;
+}
+
+/// Where a scan's results go, in input order. Every method but
+/// [`Sink::finding`] has a default that does nothing: warnings and errors
+/// reach the sink, never the process's stderr (the CLI's sink prints them).
+pub trait Sink {
+    /// What the workers must provide with the findings (asked once).
+    fn needs(&self) -> Needs {
+        Needs::default()
+    }
+    /// One finding at or above the scan's minimum severity.
+    fn finding(&mut self, row: &Row<'_>) -> io::Result<()>;
+    /// An input that could not be read, or held no game, with its place
+    /// when it has one.
+    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
+        let _ = d;
+        Ok(())
+    }
+    /// A path a walk left out, and why.
+    fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
+        let _ = (file, message);
+        Ok(())
+    }
+    /// What [`Needs::chunk`]'s hook made of a chunk.
+    fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
+        let _ = text;
+        Ok(())
+    }
+    /// Bytes read so far of `total` (0: unknown), after each task.
+    fn progress(&mut self, done: u64, total: u64) {
+        let _ = (done, total);
+    }
+    /// The games and plies scanned, told just before [`Sink::finish`].
+    fn totals(&mut self, games: usize, plies: usize) {
+        let _ = (games, plies);
+    }
+    /// The scan is over (not called when it failed).
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn needs(&self) -> Needs {
+        (**self).needs()
+    }
+    fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
+        (**self).finding(row)
+    }
+    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
+        (**self).input_error(d)
+    }
+    fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
+        (**self).input_warning(file, message)
+    }
+    fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
+        (**self).chunk_text(text)
+    }
+    fn progress(&mut self, done: u64, total: u64) {
+        (**self).progress(done, total)
+    }
+    fn totals(&mut self, games: usize, plies: usize) {
+        (**self).totals(games, plies)
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        (**self).finish()
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn needs(&self) -> Needs {
+        (**self).needs()
+    }
+    fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
+        (**self).finding(row)
+    }
+    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
+        (**self).input_error(d)
+    }
+    fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
+        (**self).input_warning(file, message)
+    }
+    fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
+        (**self).chunk_text(text)
+    }
+    fn progress(&mut self, done: u64, total: u64) {
+        (**self).progress(done, total)
+    }
+    fn totals(&mut self, games: usize, plies: usize) {
+        (**self).totals(games, plies)
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        (**self).finish()
+    }
+}

@@ -1,0 +1,218 @@
+//! The library's streaming scan (the crate root's API only): byte ranges
+//! that meet, readers that fail, sinks that get every warning, and a
+//! worker's panic that ends the scan with an error naming the file and the
+//! game (never a hang), through `scan_paths` and the CLI.
+
+mod common;
+
+use std::io::{self, Read};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use verify_claim::{
+    DEBUG_PANIC, Diagnostic, Row, ScanSettings, Sink, Source, scan_bytes, scan_paths, scan_range,
+    scan_reader, scan_to,
+};
+
+/// Game `i` has one finding (checkmate) and the Event `i`.
+fn games(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("[Event \"{i}\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"))
+        .collect()
+}
+
+fn settings(jobs: usize) -> ScanSettings {
+    ScanSettings {
+        jobs: Some(jobs),
+        ..ScanSettings::default()
+    }
+}
+
+/// (game, line, kind) of every finding.
+fn seen(items: impl Iterator<Item = verify_claim::ScanItem>) -> Vec<(usize, u32, String)> {
+    items
+        .map(|i| {
+            let f = i.expect("a finding");
+            (f.game, f.line, f.kind.name().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn byte_ranges_that_meet_hold_each_game_once_numbered_by_their_totals() {
+    // About 2.4 MB: ranges of several of the scan's 1 MiB segments.
+    const N: usize = 60_000;
+    let text = games(N);
+    let path = common::temp_file("ranges.pgn", text.as_bytes());
+    let whole = seen(scan_paths(&[&path], &settings(2)));
+    assert_eq!(whole.len(), N);
+    let len = text.len() as u64;
+    for cuts in [
+        vec![0, len],
+        vec![0, 1, 7, len / 3, len / 2 + 5, len - 1, len],
+    ] {
+        let (mut games, mut lines, mut joined) = (0, 0, Vec::new());
+        for w in cuts.windows(2) {
+            let mut f = scan_range(&path, w[0], w[1], &settings(2));
+            for (g, l, k) in seen(f.by_ref()) {
+                joined.push((g + games, l + lines as u32, k));
+            }
+            let s = f.summary().expect("the range's summary");
+            games += s.games;
+            lines += s.lines;
+        }
+        assert_eq!(joined, whole, "{cuts:?}");
+        assert_eq!(games, N);
+    }
+}
+
+/// Reads `good`, then fails.
+struct Failing(io::Cursor<Vec<u8>>);
+
+impl Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.0.read(buf)? {
+            0 => Err(io::Error::new(io::ErrorKind::InvalidData, "bad block")),
+            n => Ok(n),
+        }
+    }
+}
+
+#[test]
+fn a_reader_that_fails_gives_its_games_then_the_error_as_an_item() {
+    let text = games(5);
+    let items: Vec<_> =
+        scan_reader("r.pgn", Failing(io::Cursor::new(text.into())), &settings(2)).collect();
+    let (last, before) = items.split_last().expect("items");
+    assert_eq!(before.len(), 5, "{items:?}");
+    let e = last.as_ref().expect_err("the read error last");
+    assert_eq!(e.file, "r.pgn");
+    assert!(e.message.contains("bad block"), "{e}");
+}
+
+#[test]
+fn scan_bytes_honours_jobs_and_numbers_games_across_chunks() {
+    let text = games(20_000);
+    let one: Vec<_> = seen(scan_bytes("b.pgn", text.as_bytes(), &settings(1)));
+    let two = scan_bytes("b.pgn", text.as_bytes(), &settings(2));
+    assert_eq!(two.summary().map(|s| s.games), Some(20_000));
+    assert_eq!(seen(two), one);
+    assert_eq!(one.last().map(|f| f.0), Some(20_000));
+}
+
+#[derive(Default)]
+struct Warnings(Vec<String>, Vec<Diagnostic>);
+
+impl Sink for Warnings {
+    fn finding(&mut self, _: &Row<'_>) -> io::Result<()> {
+        Ok(())
+    }
+    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
+        self.1.push(d.clone());
+        Ok(())
+    }
+    fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
+        self.0.push(format!("{file}: {message}"));
+        Ok(())
+    }
+}
+
+#[test]
+fn input_errors_reach_the_sink() {
+    let mut sink = Warnings::default();
+    let source = Source::Paths(vec!["no/such/file.pgn".into()]);
+    let summary = scan_to(source, &settings(1), &mut sink).expect("the scan runs");
+    assert_eq!(summary.failed_inputs, 1);
+    assert_eq!(sink.1.len(), 1, "{:?}", sink.1);
+    assert_eq!(sink.1[0].file, "no/such/file.pgn");
+}
+
+/// A file whose game 3 panics when the debug switch names its Event.
+fn panicking_file(name: &str) -> String {
+    let mut text = games(4);
+    text = text.replace("[Event \"2\"]", "[Event \"debug-panic-7f3a\"]");
+    common::temp_file(name, text.as_bytes())
+}
+
+/// Waits for `cmd` (at most a minute: a hang fails the test).
+fn run_with_timeout(cmd: &mut Command) -> (i32, String) {
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the scan hung after a worker's panic");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    (status.code().unwrap_or(-1), err)
+}
+
+#[test]
+fn a_panicking_worker_ends_the_cli_with_exit_2_naming_file_and_game() {
+    let path = panicking_file("panic-cli.pgn");
+    for jobs in ["1", "2"] {
+        let (status, err) = run_with_timeout(
+            Command::new(env!("CARGO_BIN_EXE_verify-claim"))
+                .args(["scan", "--jobs", jobs, "--format", "jsonl", &path])
+                .env(DEBUG_PANIC, "debug-panic-7f3a"),
+        );
+        assert_eq!(status, 2, "{err}");
+        assert!(
+            err.contains(&format!("{path}: game 3: internal error")),
+            "{err}"
+        );
+    }
+}
+
+/// Run in a child process (the switch is an environment variable): the
+/// last item of `scan_paths` is the error, naming the file and the game.
+#[test]
+fn a_panicking_worker_ends_scan_paths_with_an_error_item() {
+    if std::env::var_os(DEBUG_PANIC).is_none() {
+        let (status, err) = run_with_timeout(
+            Command::new(std::env::current_exe().expect("the test binary"))
+                .args([
+                    "--exact",
+                    "a_panicking_worker_ends_scan_paths_with_an_error_item",
+                    "--nocapture",
+                ])
+                .env(DEBUG_PANIC, "debug-panic-7f3a"),
+        );
+        assert_eq!(status, 0, "{err}");
+        assert!(err.contains("checked: game 3"), "{err}");
+        return;
+    }
+    let path = panicking_file("panic-api.pgn");
+    let items: Vec<_> = scan_paths(&[&path], &settings(2)).collect();
+    let (last, before) = items.split_last().expect("items");
+    assert!(
+        before.len() <= 2 && before.iter().all(|i| i.is_ok()),
+        "{items:?}"
+    );
+    let e = last.as_ref().expect_err("the panic last");
+    assert_eq!(e.file, path);
+    assert!(e.message.contains("game 3: internal error"), "{e}");
+    eprintln!("checked: game 3");
+}
+
+#[test]
+fn a_byte_range_of_a_compressed_file_is_an_error_item() {
+    // zstd's magic number, whatever the name says.
+    let path = common::temp_file("range.pgn", &[0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]);
+    let items: Vec<_> = scan_range(&path, 0, 8, &settings(1)).collect();
+    assert_eq!(items.len(), 1, "{items:?}");
+    let e = items[0].as_ref().expect_err("an error");
+    assert!(e.message.contains("plain"), "{e}");
+}
