@@ -9,7 +9,6 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -287,27 +286,101 @@ fn claim_report_escapes_tag_values() {
     assert_eq!(diagrams(&got.dom), 3);
 }
 
-#[test]
-fn scan_report_renders() {
-    let args = ["scan", "fixtures/scan", "fixtures/draughts", "--jobs", "2"];
+/// The kinds whose position the scan page does not draw: game ends the
+/// Laws make by themselves, which the record agrees with.
+const AUTOMATIC_ENDS: [&str; 7] = [
+    "checkmate",
+    "stalemate",
+    "no-moves",
+    "insufficient-material",
+    "fivefold-repetition",
+    "seventy-five-move",
+    "dead-position",
+];
+
+/// The diagrams the scan page draws for these findings (in input order):
+/// none for an automatic end or a parse error at ply 0; under a game
+/// heading (errors, warnings), findings at the ply just drawn share it.
+fn scan_diagrams(findings: &[serde_json::Value]) -> usize {
+    let mut last: std::collections::HashMap<(String, String, u64), u64> = Default::default();
+    let mut n = 0;
+    for f in findings {
+        let (kind, ply) = (f["kind"].as_str().unwrap(), f["ply"].as_u64().unwrap());
+        if AUTOMATIC_ENDS.contains(&kind) || (kind == "parse-error" && ply == 0) {
+            continue;
+        }
+        let sev = f["severity"].as_str().unwrap().to_owned();
+        if sev == "info" {
+            n += 1;
+            continue;
+        }
+        let key = (
+            sev,
+            f["file"].as_str().unwrap().to_owned(),
+            f["game"].as_u64().unwrap(),
+        );
+        if last.get(&key) != Some(&ply) {
+            n += 1;
+            last.insert(key, ply);
+        }
+    }
+    n
+}
+
+fn jsonl(args: &[&str]) -> Vec<serde_json::Value> {
     let mut a = args.to_vec();
     a.extend(["--format", "jsonl"]);
-    let findings: Vec<serde_json::Value> = run(&a)
+    run(&a)
         .stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    // One diagram per position with findings (findings at one ply share it).
-    let positions: BTreeSet<(String, u64, u64)> = findings
-        .iter()
-        .map(|f| {
-            (
-                f["file"].as_str().unwrap().to_owned(),
-                f["game"].as_u64().unwrap(),
-                f["ply"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+        .collect()
+}
+
+/// The organiser's page: errors, then warnings, then notices; every link
+/// of the summary leads somewhere; the header names the run.
+fn organised(name: &str, html: &str) {
+    let first = |t: &str| html.find(t);
+    let last = |t: &str| html.rfind(t);
+    if let (Some(e), Some(w)) = (last("class=\"sev error\""), first("class=\"sev warning\"")) {
+        assert!(e < w, "{name}: a warning before an error");
+    }
+    if let (Some(w), Some(i)) = (last("class=\"sev warning\""), first("class=\"sev info\"")) {
+        assert!(w < i, "{name}: a notice before a warning");
+    }
+    for id in html
+        .split("href=\"#")
+        .skip(1)
+        .filter_map(|t| t.split('"').next())
+    {
+        assert!(
+            html.contains(&format!("id=\"{id}\"")),
+            "{name}: the link #{id} leads nowhere"
+        );
+    }
+    for head in [
+        "<dt>Inputs</dt>",
+        "<dt>Rules</dt>",
+        "<dt>Run</dt>",
+        "<dt>Scanned</dt>",
+    ] {
+        assert!(html.contains(head), "{name}: no {head}");
+    }
+    // A result never breaks across lines; a message ends its sentence.
+    for (i, _) in html.match_indices("1/2-1/2") {
+        assert!(
+            html[..i].ends_with("class=\"nw\">"),
+            "{name}: a result that can wrap: {}",
+            &html[i.saturating_sub(80)..i + 7]
+        );
+    }
+    assert!(!html.contains("give Recorded"), "{name}: a sentence run on");
+}
+
+#[test]
+fn scan_report_renders() {
+    let args = ["scan", "fixtures/scan", "fixtures/draughts", "--jobs", "2"];
+    let findings = jsonl(&args);
     let mut a = args.to_vec();
     a.extend(["--format", "html"]);
     let r = run(&a);
@@ -316,12 +389,70 @@ fn scan_report_renders() {
         r.stdout.matches("class=\"finding\"").count(),
         findings.len()
     );
+    organised("scan", &r.stdout);
+    assert!(
+        r.stdout
+            .contains("<code>fixtures/scan</code>, <code>fixtures/draughts</code>")
+    );
     let Some(chrome) = chromium("scan_report_renders") else {
         return;
     };
     let got = render(&chrome, "scan", &r.stdout);
-    assert_eq!(diagrams(&got.dom), positions.len(), "scan: board diagrams");
+    assert_eq!(
+        diagrams(&got.dom),
+        scan_diagrams(&findings),
+        "scan: board diagrams"
+    );
     assert!(got.dom.contains("Scan report"));
     // fixtures/scan holds kinds.pgn, flag-fall.pgn and annotate.pgn.
-    assert_eq!(got.pages, 5, "scan: PDF pages");
+    assert_eq!(got.pages, 3, "scan: PDF pages");
+}
+
+#[test]
+fn scan_report_says_what_it_left_out() {
+    let args = ["scan", "fixtures/scan", "--jobs", "2"];
+    let all = jsonl(&args);
+    let mut a = args.to_vec();
+    a.extend(["--min-severity", "warning", "--format", "html"]);
+    let r = run(&a);
+    let listed = all.iter().filter(|f| f["severity"] != "info").count();
+    assert!(listed < all.len(), "the fixture has notices");
+    assert_eq!(r.stdout.matches("class=\"finding\"").count(), listed);
+    let total = format!(
+        "listed of all found</th><td class=\"n\"><b>{listed}</b></td><td class=\"n\"><b>{}</b></td>",
+        all.len()
+    );
+    assert!(r.stdout.contains(&total), "the totals: {}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("(--min-severity warning) are counted, not listed")
+    );
+    organised("scan-warning", &r.stdout);
+}
+
+#[test]
+fn scan_report_prints_an_archives_errors_in_a_few_pages() {
+    // The shared corpus: 9,288 games, about 30 errors and warnings among
+    // some 4,000 notices (collapsed, so not printed).
+    let corpus = Path::new("../shared/corpus");
+    if !corpus.is_dir() {
+        println!(
+            "SKIPPED: scan_report_prints_an_archives_errors_in_a_few_pages: no ../shared/corpus"
+        );
+        return;
+    }
+    let r = run(&["scan", "../shared/corpus", "--format", "html"]);
+    organised("corpus", &r.stdout);
+    // No start-position diagram for a parse error at ply 0.
+    for entry in r.stdout.split("<div class=\"finding\">").skip(1) {
+        let head = entry.split("</p>").next().unwrap_or("");
+        if head.contains("<b>parse-error</b> · ply 0 ") {
+            assert!(!entry.split("</p>").next().unwrap().contains("<figure"));
+        }
+    }
+    let Some(chrome) = chromium("scan_report_prints_an_archives_errors_in_a_few_pages") else {
+        return;
+    };
+    let got = render(&chrome, "corpus", &r.stdout);
+    assert!(got.pages <= 6, "corpus: {} PDF pages", got.pages);
 }

@@ -125,7 +125,7 @@ pub fn block(r: &ClaimReport, s: &mut String) {
         .as_ref()
         .map(|p| format!(" ({})", esc(p.article)))
         .unwrap_or_default();
-    let _ = write!(
+    let _ = writeln!(
         s,
         "<section class=\"sign\"><h2>The arbiter's decision</h2>\
          <table><tr><th>Arbiter</th><td class=\"blank\"></td><th>Time of the claim</th><td class=\"blank\"></td></tr>\
@@ -133,7 +133,7 @@ pub fn block(r: &ClaimReport, s: &mut String) {
          <tr><th>Decision</th><td colspan=\"3\"><span class=\"box\"></span>upheld: the game is drawn \
          <span class=\"box\"></span>rejected: the game continues{penalty} \
          <span class=\"legend\">(verify-claim: {})</span></td></tr>\
-         <tr><th>Signature</th><td class=\"blank\" colspan=\"3\"></td></tr></table></section>\n",
+         <tr><th>Signature</th><td class=\"blank\" colspan=\"3\"></td></tr></table></section>",
         if v.valid { "valid" } else { "not valid" },
     );
 }
