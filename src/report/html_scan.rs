@@ -76,6 +76,8 @@ pub struct Html {
     warnings: Entry,
     notices: BTreeMap<Kind, Entry>,
     spooled: usize,
+    /// The spool's cap ([`SPOOL_CAP`]; smaller in tests).
+    cap: usize,
     /// Findings by kind: (listed, found).
     by_kind: BTreeMap<Kind, (usize, usize)>,
     /// Findings not listed for the spool's cap, by kind.
@@ -90,6 +92,7 @@ impl Html {
     pub fn new(head: Head) -> Html {
         Html {
             head,
+            cap: SPOOL_CAP,
             ..Html::default()
         }
     }
@@ -173,7 +176,7 @@ impl Printer for Html {
                 self.errors.finding(r, draw, false, &mut s);
                 out.write_all(s.as_bytes())
             }
-            _ if self.spooled >= SPOOL_CAP => {
+            _ if self.spooled >= self.cap => {
                 *self.over_cap.entry(f.kind).or_default() += 1;
                 Ok(())
             }
@@ -328,5 +331,67 @@ impl Html {
             failed: self.failed,
             totals: self.totals,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claims::scan::Finding;
+    use crate::diag::Place;
+    use crate::scan::Placed;
+
+    fn placed(game: usize, kind: Kind) -> Placed {
+        Placed {
+            game,
+            place: Place { line: 1, col: 1 },
+            white: "A".into(),
+            black: "B".into(),
+            finding: Finding {
+                kind,
+                ply: 3,
+                offset: 0,
+                side: None,
+                mv: None,
+                message: "a finding".into(),
+                recorded: None,
+                expected: None,
+            },
+            result: "1-0".into(),
+            board: None,
+        }
+    }
+
+    /// Past the cap, warnings and notices are counted, not held; errors
+    /// are written whatever the cap, and come first.
+    #[test]
+    fn the_spool_is_capped_and_errors_stream() {
+        let mut h = Html::new(Head::default());
+        h.cap = 600;
+        let mut out = Vec::new();
+        for game in 1..=50 {
+            for kind in [Kind::MovesAfterEnd, Kind::Checkmate, Kind::IllegalMove] {
+                let p = placed(game, kind);
+                let row = Row {
+                    file: "f.pgn",
+                    game,
+                    placed: &p,
+                };
+                h.finding(&row, &mut out).unwrap();
+            }
+        }
+        assert!(h.spooled < 600 + 1000, "held {} bytes", h.spooled);
+        let over: usize = h.over_cap.values().sum();
+        assert!(over > 90, "{over} counted past the cap");
+        h.totals(50, 500);
+        h.finish(&mut out).unwrap();
+        let page = String::from_utf8(out).unwrap();
+        assert_eq!(page.matches("<b>illegal-move</b>").count(), 50);
+        assert!(
+            page.contains("past the page&#39;s 16 MiB limit")
+                || page.contains("past the page's 16 MiB limit")
+        );
+        let last_error = page.rfind("sev error").unwrap();
+        assert!(last_error < page.find("sev warning").unwrap());
     }
 }
