@@ -113,7 +113,7 @@ pub fn printer<'a, W: Write + 'a>(format: ScanFormat, out: W) -> Box<dyn Sink + 
         ScanFormat::Csv => boxed(Csv::new(), out),
         ScanFormat::Github(min) => boxed(Github::new(min), out),
         ScanFormat::Pgn(min) => boxed(super::pgn::Pgn::new(min), out),
-        ScanFormat::Html => boxed(super::html_scan::Html::new(), out),
+        ScanFormat::Html => boxed(super::html_scan::Html::new(Default::default()), out),
     }
 }
 
