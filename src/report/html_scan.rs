@@ -145,6 +145,7 @@ impl Printer for Html {
         Needs {
             boards: true,
             chunk: None,
+            lines: None,
         }
     }
 

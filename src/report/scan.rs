@@ -15,6 +15,8 @@ use crate::diag::Diagnostic;
 use crate::output::escape;
 use crate::scan::{Needs, Row, Sink, Summary};
 
+mod lines;
+
 /// A format: each item of the scan written to `out`. [`Printed`] makes one
 /// a [`Sink`]. Printers say nothing on stderr (the CLI's sink does).
 pub trait Printer {
@@ -188,9 +190,11 @@ impl FindingLine {
 pub struct Jsonl;
 
 impl Printer for Jsonl {
+    fn needs(&self) -> Needs {
+        lines::needs(lines::jsonl)
+    }
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, &FindingLine::new(r))?;
-        writeln!(out)
+        lines::write(r, lines::jsonl, out)
     }
 }
 
@@ -244,31 +248,12 @@ impl Csv {
 }
 
 impl Printer for Csv {
+    fn needs(&self) -> Needs {
+        lines::needs(lines::csv)
+    }
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
         self.write_header(out)?;
-        let f = &r.placed.finding;
-        csv_field(out, r.file)?;
-        write!(
-            out,
-            ",{},{},{},{},{},{},{},",
-            r.game,
-            r.placed.place.line,
-            r.placed.place.col,
-            f.ply,
-            f.kind.name(),
-            f.kind.severity().name(),
-            side(r).unwrap_or("")
-        )?;
-        for field in [
-            f.mv.as_deref(),
-            f.recorded.as_deref(),
-            f.expected.as_deref(),
-        ] {
-            csv_field(out, field.unwrap_or(""))?;
-            out.write_all(b",")?;
-        }
-        csv_field(out, &f.message)?;
-        out.write_all(b"\n")
+        lines::write(r, lines::csv, out)
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -324,27 +309,12 @@ impl Printer for Github {
         github_summary(&self.by_kind, self.min, out)
     }
 
+    fn needs(&self) -> Needs {
+        lines::needs(lines::github)
+    }
+
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let f = &r.placed.finding;
-        let level = gh_level(f.kind.severity());
-        let (file, kind) = (gh_escape(r.file, true), gh_escape(f.kind.name(), true));
-        let message = gh_escape(&f.message, false);
-        let (line, col) = (r.placed.place.line, r.placed.place.col);
-        if compressed(r.file) {
-            // A line of the decompressed text would point into the
-            // compressed file: the annotation names the game instead.
-            return writeln!(
-                out,
-                "::{level} file={file},title={kind} in game {}::game {}, ply {} (line {line}, \
-                 column {col} of the decompressed text): {message}",
-                r.game, r.game, f.ply
-            );
-        }
-        writeln!(
-            out,
-            "::{level} file={file},line={line},col={col},title={kind}::game {}, ply {}: {message}",
-            r.game, f.ply
-        )
+        lines::write(r, lines::github, out)
     }
 
     fn input_error(&mut self, d: &Diagnostic, out: &mut dyn Write) -> io::Result<()> {
