@@ -165,8 +165,7 @@ pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::scan::{FindingLine, ScanFormat, printer};
 pub use scan::{
-    ChunkHook, DEBUG_PANIC, Formatted, Hole, LineHook, MAX_JOBS, Needs, Panicked, Placed, Row,
-    Sink, Source, Summary,
+    ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
 
 #[doc(hidden)]

@@ -29,11 +29,10 @@ use crate::input::walk::{self, Item};
 use crate::output::writing;
 use crate::record::{Encoding, GameRecord, Reader};
 
-mod lines;
 mod sink;
 mod threads;
 
-pub use sink::{ChunkHook, Formatted, Hole, LineHook, Needs, Placed, Row, Sink};
+pub use sink::{ChunkHook, Needs, Placed, Row, Sink};
 use threads::{Msg, Producer, Task, Worker};
 
 /// What a scan reads. Each kind is one or more inputs; game and line
@@ -273,7 +272,6 @@ fn place_findings(
             result: result.to_owned(),
             board: drawn.next().flatten().map(Box::new),
             finding: f,
-            text: None,
         });
     }
 }
@@ -287,7 +285,6 @@ fn error_at(game: usize, place: Place, offset: usize, message: String) -> Placed
         black: String::new(),
         result: String::new(),
         board: None,
-        text: None,
         finding: Finding {
             kind: Kind::ParseError,
             ply: 0,
@@ -388,7 +385,6 @@ pub fn run(source: Source, config: &Config, sink: &mut dyn Sink) -> io::Result<S
             stop: Arc::clone(&stop),
             consumed: Arc::clone(&consumed),
             needs: needs.clone(),
-            min_severity: config.min_severity,
             panic_on: panic_on.clone(),
             buffers: Default::default(),
         };

@@ -145,7 +145,6 @@ impl Printer for Html {
         Needs {
             boards: true,
             chunk: None,
-            lines: None,
         }
     }
 

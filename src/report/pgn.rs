@@ -274,7 +274,6 @@ impl Printer for Pgn {
         Needs {
             boards: false,
             chunk: Some(self.hook.clone()),
-            lines: None,
         }
     }
 

@@ -10,8 +10,6 @@ use crate::claims::scan::{Finding, Kind};
 use crate::diag::{Diagnostic, Place};
 use crate::record::Encoding;
 
-pub use super::lines::{Formatted, Hole, LineHook};
-
 /// A finding placed in its file, as a worker found it.
 #[derive(Clone, Debug)]
 pub struct Placed {
@@ -26,8 +24,6 @@ pub struct Placed {
     pub(crate) result: String,
     /// The position of the finding, when the sink asks for boards.
     pub(crate) board: Option<Box<crate::game::board::Board>>,
-    /// Its line as the sink's [`Needs::lines`] hook made it on the worker.
-    pub(crate) text: Option<Formatted>,
 }
 
 /// A finding with its input and its game number in that input: what a
@@ -69,11 +65,6 @@ impl Row<'_> {
         &self.placed.finding.message
     }
 
-    /// The line a [`LineHook`] made of this finding on its worker, if any.
-    pub fn formatted(&self) -> Option<&Formatted> {
-        self.placed.text.as_ref()
-    }
-
     /// Whether this is the error of a game too large to hold, which no
     /// chunk holds (so `--format pgn` cannot write it back).
     pub fn not_read(&self) -> bool {
@@ -90,11 +81,6 @@ pub struct Needs {
     /// Called by a worker on each chunk it analysed; what it returns goes
     /// to [`Sink::chunk_text`] in input order (the PGN written back).
     pub chunk: Option<Arc<dyn ChunkHook>>,
-    /// Called by a worker on each finding at or above the scan's minimum
-    /// severity: the line it makes is handed over with the finding
-    /// ([`Row::formatted`]), so that the calling thread, which puts the
-    /// results in order, only writes bytes.
-    pub lines: Option<Arc<dyn LineHook>>,
 }
 
 /// A sink's per-chunk work, done on the workers (Send + Sync: one for all).

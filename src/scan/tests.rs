@@ -78,7 +78,6 @@ fn scan_segments(ranges: Ranges) -> (Vec<Seen>, Summary) {
         stop: Arc::new(AtomicBool::new(false)),
         consumed: Arc::new(AtomicU64::new(0)),
         needs: Default::default(),
-        min_severity: Severity::Info,
         panic_on: None,
         buffers: Default::default(),
     };

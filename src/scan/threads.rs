@@ -7,8 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use super::{Analysis, Input, Needs, Work, analyse_chunk};
-use super::{LineHook, Placed, Row};
-use crate::claims::scan::{ScanOptions, Severity};
+use crate::claims::scan::ScanOptions;
 use crate::input::chunks::{Chunk, Chunker};
 use crate::input::open::{Compression, Source, open_source};
 use crate::input::ranges::{Buffers, Ranges};
@@ -191,8 +190,6 @@ pub(super) struct Worker {
     pub(super) consumed: Arc<AtomicU64>,
     /// What the sink needs besides the findings.
     pub(super) needs: Needs,
-    /// Findings below this get no line from [`Needs::lines`] (not printed).
-    pub(super) min_severity: Severity,
     /// The test-only panic ([`super::DEBUG_PANIC`]).
     pub(super) panic_on: Option<Arc<str>>,
     /// Kept from one segment to the next.
@@ -294,10 +291,7 @@ impl Worker {
             boards: self.needs.boards,
             panic_on: self.panic_on.as_deref(),
         };
-        let (games, plies, lines, mut findings) = analyse_chunk(&chunk, &how, game);
-        if let Some(hook) = &self.needs.lines {
-            format_lines(&**hook, &file, self.min_severity, &mut findings);
-        }
+        let (games, plies, lines, findings) = analyse_chunk(&chunk, &how, game);
         let text = (self.needs.chunk.as_ref())
             .map(|hook| hook.chunk(&chunk.bytes, self.encoding, &findings));
         if chunk.bytes.capacity() <= KEEP {
@@ -311,21 +305,6 @@ impl Worker {
             lines,
             findings,
             text,
-        }
-    }
-}
-
-/// Each finding's line made here, on the worker, but for those the sink
-/// will not be given.
-fn format_lines(hook: &dyn LineHook, file: &str, min: Severity, findings: &mut [Placed]) {
-    for p in findings.iter_mut() {
-        if p.finding.kind.severity() >= min {
-            let row = Row {
-                file,
-                game: p.game,
-                placed: p,
-            };
-            p.text = hook.line(&row);
         }
     }
 }
