@@ -83,8 +83,18 @@ impl Batch {
     }
 
     pub fn push(&mut self, f: &FindingLine) {
-        let [file, kind, side, mv, message, severity, white, black, recorded, expected] =
-            &mut self.strings;
+        let [
+            file,
+            kind,
+            side,
+            mv,
+            message,
+            severity,
+            white,
+            black,
+            recorded,
+            expected,
+        ] = &mut self.strings;
         let [game, line, ply, column] = &mut self.ints;
         file.append_value(&f.file);
         game.append_value(int(f.game));
@@ -105,8 +115,18 @@ impl Batch {
 
     /// The rows pushed since the last call, as one batch.
     pub fn finish(&mut self) -> Result<RecordBatch, ArrowError> {
-        let [file, kind, side, mv, message, severity, white, black, recorded, expected] =
-            &mut self.strings;
+        let [
+            file,
+            kind,
+            side,
+            mv,
+            message,
+            severity,
+            white,
+            black,
+            recorded,
+            expected,
+        ] = &mut self.strings;
         let [game, line, ply, column] = &mut self.ints;
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(file.finish()),

@@ -39,7 +39,6 @@ impl From<Diagnostic> for Error {
     }
 }
 
-
 /// Where the record comes from.
 pub enum Record<'a> {
     Path(&'a str),
@@ -279,9 +278,7 @@ pub fn scan(what: What, settings: &ScanSettings, form: Form, tx: SyncSender<Msg>
             verify_claim::scan_reader(&name, io::Cursor::new(data), settings)
         }
         What::File(path) => verify_claim::scan(verify_claim::Source::File(path), settings),
-        What::Range { path, start, end } => {
-            verify_claim::scan_range(&path, start, end, settings)
-        }
+        What::Range { path, start, end } => verify_claim::scan_range(&path, start, end, settings),
     };
     Sink::new(tx, form).drain(findings);
 }
@@ -307,9 +304,7 @@ pub fn scan_texts(
             Error::Usage("scan_column: more than 2^31 findings in one batch".to_owned())
         })?);
     }
-    let batch = batch
-        .finish()
-        .map_err(|e| Error::Failed(e.to_string()))?;
+    let batch = batch.finish().map_err(|e| Error::Failed(e.to_string()))?;
     Ok((batch, offsets))
 }
 

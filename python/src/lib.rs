@@ -245,7 +245,11 @@ fn scan_range(path: String, start: u64, end: u64, settings: &Settings, task: i64
         jobs: Some(1),
         ..settings.0
     };
-    spawn(What::Range { path, start, end }, one, Form::Arrow(Some(task)))
+    spawn(
+        What::Range { path, start, end },
+        one,
+        Form::Arrow(Some(task)),
+    )
 }
 
 /// The schema of the finding batches (`task`: with `_task` and `_n`).

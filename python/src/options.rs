@@ -4,8 +4,8 @@
 //! a CLI flag.
 
 use verify_claim::{
-    ClaimKind, ClaimOptions, ColumnRules, DeadSearch, Edition, Encoding, GameType,
-    PositionOptions, RulesChoice, ScanOptions, ScanSettings, Search, Severity, Side,
+    ClaimKind, ClaimOptions, ColumnRules, DeadSearch, Edition, Encoding, GameType, PositionOptions,
+    RulesChoice, ScanOptions, ScanSettings, Search, Severity, Side,
 };
 
 use crate::engine::Error;
@@ -45,12 +45,22 @@ pub fn rules(value: &str) -> Result<Option<Edition>, Error> {
 }
 
 pub fn search(keyword: &str, value: &str) -> Result<Search, Error> {
-    pick(keyword, value, &[("quick", Search::Quick), ("full", Search::Full)])
+    pick(
+        keyword,
+        value,
+        &[("quick", Search::Quick), ("full", Search::Full)],
+    )
 }
 
 pub fn side(keyword: &str, value: Option<&str>) -> Result<Option<Side>, Error> {
     value
-        .map(|v| pick(keyword, v, &[("white", Side::White), ("black", Side::Black)]))
+        .map(|v| {
+            pick(
+                keyword,
+                v,
+                &[("white", Side::White), ("black", Side::Black)],
+            )
+        })
         .transpose()
 }
 
