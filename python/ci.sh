@@ -24,7 +24,7 @@ python3 -m venv "$venv"
 cd "$venv"
 "$venv/bin/python" -c 'import verify_claim, verify_claim.spark; print("verify_claim imported from", verify_claim.__file__)'
 set +e
-"$venv/bin/python" -m pytest -p no:cacheprovider -rs "$here/tests" 2>&1 | tee "$venv/pytest.log"
+"$venv/bin/python" -m pytest -p no:cacheprovider -rs --durations=8 "$here/tests" 2>&1 | tee "$venv/pytest.log"
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -eq 5 ]; then
