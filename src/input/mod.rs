@@ -258,17 +258,7 @@ pub fn select_from<R: Read>(
                 .next_chunk()
                 .err()
                 .map_or_else(|| "read error".to_owned(), |e| e.to_string());
-            let cut = place_of(bytes, whole, base);
-            return Err(Diagnostic::new(
-                &name,
-                Some(place_of(bytes, bytes.len(), base)),
-                format!(
-                    "cannot read: {e}; game {} (from {}:{}) is cut short there, and no game after it can be read ({total} read whole)",
-                    total + 1,
-                    cut.line,
-                    cut.col
-                ),
-            ));
+            return Err(cut_short(&name, &e, bytes, whole, base, total));
         }
         base = place_of(bytes, bytes.len(), base);
     }
@@ -276,6 +266,30 @@ pub fn select_from<R: Read>(
         (None, 1, Some(e)) => Err(e),
         _ => finish(&name, wanted, total, first, listing, text_at),
     }
+}
+
+/// The error after a read error: the game that starts at `whole` of the
+/// chunk read last is cut short where the text ends, and none after it can
+/// be read; `total` games were read whole.
+fn cut_short(
+    name: &str,
+    error: &str,
+    bytes: &[u8],
+    whole: usize,
+    base: Place,
+    total: usize,
+) -> Diagnostic {
+    let cut = place_of(bytes, whole, base);
+    Diagnostic::new(
+        name,
+        Some(place_of(bytes, bytes.len(), base)),
+        format!(
+            "cannot read: {error}; game {} (from {}:{}) is cut short there, and no game after it can be read ({total} read whole)",
+            total + 1,
+            cut.line,
+            cut.col
+        ),
+    )
 }
 
 /// What a game too large to read is.

@@ -356,7 +356,9 @@ impl Board {
         }
     }
 
-    /// Asks the engine about ply `p` (pushes exactly one `avail` entry).
+    /// Asks the engine about ply `p` (pushes exactly one `avail` entry):
+    /// the game's end, else the claims available on the board, then those
+    /// a written move would make, then the events of the new ones.
     fn evaluate<G: Game>(
         &mut self,
         replay: &Replay<G>,
@@ -365,22 +367,6 @@ impl Board {
         p: usize,
         out: &mut Vec<Event>,
     ) {
-        fn request(
-            ply: usize,
-            written: Option<&str>,
-            dead_search: crate::game::Search,
-        ) -> ClaimRequest<'_> {
-            ClaimRequest {
-                ply,
-                written,
-                kind: ClaimKind::Any,
-                claimant: None,
-                dead_search,
-                // Asked at every ply in turn, and only while the game has
-                // not ended: the earlier plies were asked already.
-                scope: claims::Scope::OpenBefore,
-            }
-        }
         let search = cx.options.dead_search;
         let Ok(verdict) = claims::decide(replay, rules, None, &request(p, None, search)) else {
             self.avail.push([false, false]);
@@ -394,62 +380,47 @@ impl Board {
             self.avail.push([false, false]);
             return;
         }
-        let mut grounds: [Option<(claims::Ground, Option<String>)>; 2] = [None, None];
+        let mut grounds: Grounds = [None, None];
         for g in verdict.grounds {
             let i = usize::from(g.rule != rules.repetition_rule);
             grounds[i].get_or_insert((g, None));
         }
-        // pending plays every legal move: only where a written move could
-        // complete a claim at all (the count one short, or a position the
-        // move could reach having stood twice).
-        let could = [
-            grounds[0].is_none() && twice_stood(replay, p),
-            grounds[1].is_none() && G::count_clock(&replay.position(p)) + 1 >= rules.count_plies,
-        ];
-        if could.contains(&true) {
-            let pending = claims::pending(replay, rules, p);
-            let pos = &replay.position(p);
-            for (i, moves) in [pending.repetition, pending.count].into_iter().enumerate() {
-                if grounds[i].is_some() {
-                    continue;
-                }
-                let Some(m) = moves.first() else { continue };
-                let san = G::notation(pos, m);
-                let Ok(v) = claims::decide(replay, rules, None, &request(p, Some(&san), search))
-                else {
-                    continue;
-                };
-                let rule = [rules.repetition_rule, rules.count_rule][i];
-                if let Some(g) = v
-                    .grounds
-                    .into_iter()
-                    .find(|g| g.rule == rule && g.form == Form::WrittenMove)
-                {
-                    grounds[i] = Some((g, Some(numbered::<G>(pos, &san))));
-                }
-            }
-        }
+        written_grounds(replay, rules, p, search, &mut grounds);
         let now = [grounds[0].is_some(), grounds[1].is_some()];
         let before = p.checked_sub(2).and_then(|q| self.avail.get(q)).copied();
         self.avail.push(now);
-        let side = verdict.claimant;
+        self.claims_available(rules, cx, p, verdict.claimant, grounds, before, out);
+    }
+
+    /// The events of the claims that became available at ply `p` (said
+    /// once per player's stretch), and the board's claim state.
+    #[allow(clippy::too_many_arguments)]
+    fn claims_available(
+        &mut self,
+        rules: &Rulebook,
+        cx: &Context<'_>,
+        p: usize,
+        side: crate::game::Side,
+        grounds: Grounds,
+        before: Option<[bool; 2]>,
+        out: &mut Vec<Event>,
+    ) {
         let mut claims = Vec::new();
         for (i, g) in grounds.into_iter().enumerate() {
             let Some((ground, mv)) = g else { continue };
-            let words = if i == 0 {
-                "threefold repetition"
-            } else if rules.count_rule == "fifty-move" {
-                "the fifty-move rule"
-            } else {
-                "unchanged material"
-            };
-            let short = ["threefold", "fifty moves", "material"][if i == 0 {
+            let rule = if i == 0 {
                 0
             } else if rules.count_rule == "fifty-move" {
                 1
             } else {
                 2
-            }];
+            };
+            let words = [
+                "threefold repetition",
+                "the fifty-move rule",
+                "unchanged material",
+            ][rule];
+            let short = ["threefold", "fifty moves", "material"][rule];
             claims.push(match &mv {
                 Some(m) => format!("{short} by writing {m}"),
                 None => format!("{short} on the board"),
@@ -584,4 +555,65 @@ fn twice_stood<G: Game>(replay: &Replay<G>, p: usize) -> bool {
         .iter()
         .enumerate()
         .any(|(i, h)| hashes[i + 1..].contains(h))
+}
+
+/// The claims available at a ply, repetition then count: the ground and
+/// the written move that makes it (none on the board).
+type Grounds = [Option<(claims::Ground, Option<String>)>; 2];
+
+/// A claim at `ply`, asked at every ply in turn and only while the game has
+/// not ended: the earlier plies were asked already.
+fn request(
+    ply: usize,
+    written: Option<&str>,
+    dead_search: crate::game::Search,
+) -> ClaimRequest<'_> {
+    ClaimRequest {
+        ply,
+        written,
+        kind: ClaimKind::Any,
+        claimant: None,
+        dead_search,
+        scope: claims::Scope::OpenBefore,
+    }
+}
+
+/// Fills the grounds a written move would give at ply `p`. `pending` plays
+/// every legal move: asked only where a written move could complete a claim
+/// at all (the count one short, or a position the move could reach having
+/// stood twice).
+fn written_grounds<G: Game>(
+    replay: &Replay<G>,
+    rules: &Rulebook,
+    p: usize,
+    search: crate::game::Search,
+    grounds: &mut Grounds,
+) {
+    let could = [
+        grounds[0].is_none() && twice_stood(replay, p),
+        grounds[1].is_none() && G::count_clock(&replay.position(p)) + 1 >= rules.count_plies,
+    ];
+    if !could.contains(&true) {
+        return;
+    }
+    let pending = claims::pending(replay, rules, p);
+    let pos = &replay.position(p);
+    for (i, moves) in [pending.repetition, pending.count].into_iter().enumerate() {
+        if grounds[i].is_some() {
+            continue;
+        }
+        let Some(m) = moves.first() else { continue };
+        let san = G::notation(pos, m);
+        let Ok(v) = claims::decide(replay, rules, None, &request(p, Some(&san), search)) else {
+            continue;
+        };
+        let rule = [rules.repetition_rule, rules.count_rule][i];
+        if let Some(g) = v
+            .grounds
+            .into_iter()
+            .find(|g| g.rule == rule && g.form == Form::WrittenMove)
+        {
+            grounds[i] = Some((g, Some(numbered::<G>(pos, &san))));
+        }
+    }
 }
