@@ -31,7 +31,7 @@ pub mod unproved;
 pub mod unwinnable;
 mod written;
 use explain::{explain_ambiguous, explain_illegal};
-pub use start::{Start, start_position};
+pub use start::start_position;
 use written::{capitalised, capture_slip, parse_written_strict, with_hint};
 
 use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};

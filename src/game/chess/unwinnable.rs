@@ -24,7 +24,7 @@ use shakmaty::{
     san::SanPlus, uci::UciMove,
 };
 
-pub use crate::game::{DeadCheck, Search, Win};
+pub use crate::game::{Search, Win};
 
 /// The most pieces a side may have for the analyser. The `chess` crate
 /// under it lists the moves of the side to move in a fixed array of 18
@@ -293,7 +293,7 @@ pub fn position_for_analysis(fen: &str) -> Result<Chess, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, chess::ChessGame};
+    use crate::game::{DeadCheck, Game, chess::ChessGame};
 
     fn dead_check(pos: &Chess, search: Search) -> DeadCheck {
         ChessGame::dead_check(pos, search)
