@@ -151,9 +151,9 @@
 mod api;
 
 pub use api::{
-    ClaimOptions, DeadSearch, Findings, InputFile, PositionCheck, PositionOptions, ScanItem,
-    ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files, scan,
-    scan_bytes, scan_paths, scan_range, scan_reader, scan_to,
+    ClaimOptions, DeadSearch, Findings, InputFile, LiveFile, PositionCheck, PositionOptions,
+    ScanItem, ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files,
+    scan, scan_bytes, scan_paths, scan_range, scan_reader, scan_to,
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
@@ -175,15 +175,10 @@ mod game;
 mod input;
 mod laws;
 mod output;
-/// Not a public interface: read by `tests/watch` (its fixtures).
-#[doc(hidden)]
-pub mod record;
+mod record;
 mod report;
 mod scan;
-/// Not a public interface: `tests/watch` checks the binary against its
-/// timing-free model (`Watched`, `view::json`).
-#[doc(hidden)]
-pub mod watch;
+mod watch;
 
 /// Runs the `verify-claim` command line on this process's arguments: what
 /// the binary's `main` does. Prints on stdout and stderr and returns the

@@ -2,10 +2,9 @@
 //! states of a live file, and the ways a state reaches the disk.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-use verify_claim::record::{Encoding, GameRecord, Reader};
 
 pub const MOVE_DELAY: Duration = Duration::from_millis(40);
 /// After a take-back or an illegal move: long enough that the watcher sees
@@ -61,22 +60,56 @@ pub struct Game {
     pub result: String,
 }
 
+/// The games of a fixture, read by pgn-reader (the test needs no reader
+/// of the crate's own): tags, the moves as written, the Result tag.
 pub fn games_of(text: &str) -> Vec<Game> {
-    let mut reader = Reader::new(text.as_bytes(), Encoding::Utf8);
+    let mut reader = pgn_reader::Reader::new(text.as_bytes());
     let mut out = Vec::new();
-    while let Some(g) = reader.next_game() {
-        let g: GameRecord<'_> = g.expect("fixture reads");
-        out.push(Game {
-            tags: g
-                .tags
-                .iter()
-                .map(|t| (t.name.to_owned(), t.value.to_string()))
-                .collect(),
-            moves: g.moves.iter().map(|m| m.text.to_owned()).collect(),
-            result: g.tag("Result").unwrap_or("*").to_owned(),
-        });
+    while let Some(g) = reader.read_game(&mut Collect).expect("fixture reads") {
+        out.push(g);
     }
     out
+}
+
+/// A pgn-reader visitor keeping what `Game` holds.
+struct Collect;
+
+impl pgn_reader::Visitor for Collect {
+    type Tags = Vec<(String, String)>;
+    type Movetext = Game;
+    type Output = Game;
+
+    fn begin_tags(&mut self) -> ControlFlow<Game, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: pgn_reader::RawTag<'_>,
+    ) -> ControlFlow<Game> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        tags.push((name, value.decode_utf8_lossy().into_owned()));
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Game, Game> {
+        let result = tags
+            .iter()
+            .find(|(n, _)| n == "Result")
+            .map_or("*".to_owned(), |(_, v)| v.clone());
+        ControlFlow::Continue(Game {
+            tags,
+            moves: Vec::new(),
+            result,
+        })
+    }
+    fn san(&mut self, game: &mut Game, san: pgn_reader::SanPlus) -> ControlFlow<Game> {
+        game.moves.push(san.to_string());
+        ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, game: Game) -> Game {
+        game
+    }
 }
 
 pub fn read(path: &str) -> String {
