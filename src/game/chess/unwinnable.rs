@@ -8,14 +8,7 @@
 //! for either side: 9.6 in 2009, 9.7 in 2014, 5.2.2 from 2018), for flag
 //! falls (6.9) and, from 2023, resignations (5.1.2).
 //!
-//! ```
-//! use shakmaty::{Chess, CastlingMode, Color, fen::Fen};
-//! use verify_claim::game::chess::unwinnable::{Search, Win, can_mate};
-//! // A pawn wall with kings only: dead.
-//! let pos: Chess = Fen::from_ascii(b"8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1")
-//!     .unwrap().into_position(CastlingMode::Standard).unwrap();
-//! assert_eq!(can_mate(&pos, Color::White, Search::Full), Win::No);
-//! ```
+//! (Example: `src/tests/module_examples.rs`, `chess_pawn_wall_is_dead`.)
 
 use std::str::FromStr;
 
