@@ -19,9 +19,12 @@ use crate::watch::{Watched, view};
 ///
 /// let mut live = LiveFile::new("board.pgn");
 /// let opts = ScanOptions::default();
-/// assert!(live.update(b"1. f3 e5 *\n", &opts, Encoding::Utf8, SystemTime::UNIX_EPOCH).is_empty());
-/// let events = live.update(b"1. f3 e5 2. g4 Qh4# *\n", &opts, Encoding::Utf8, SystemTime::UNIX_EPOCH);
-/// assert!(events.iter().any(|e| e["kind"] == "checkmate"));
+/// let ended = |events: &[serde_json::Value]| events.iter().any(|e| e["kind"] == "game-ended");
+/// let t = SystemTime::UNIX_EPOCH;
+/// assert!(!ended(&live.update(b"1. f3 e5 *\n", &opts, Encoding::Utf8, t)));
+/// let events = live.update(b"1. f3 e5 2. g4 Qh4# *\n", &opts, Encoding::Utf8, t);
+/// assert!(ended(&events), "{events:?}");
+/// assert_eq!(events[0]["file"], "board.pgn");
 /// ```
 pub struct LiveFile(Watched);
 

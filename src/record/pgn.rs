@@ -23,7 +23,7 @@ pub use lex::token_end;
 pub enum Encoding {
     /// UTF-8 where a value is UTF-8, else ISO-8859-1 (the character set the
     /// PGN standard names, common in old archives); the record says so
-    /// ([`GameRecord::latin1`]). The default.
+    /// (`GameRecord::latin1`). The default.
     #[default]
     Auto,
     /// UTF-8 only: anything else is an error.
