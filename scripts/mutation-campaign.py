@@ -13,7 +13,13 @@ an input when
 - a game is lost: the scan's game count differs from claim mode's count, or
   is below the number of game starts (a tag line after a blank line), or a
   finding names a game past the count;
-- the scan's output (findings, messages, counts) depends on --jobs.
+- the scan's output (findings, messages, counts) depends on --jobs;
+- the scan's game count is not the number of game starts (one more when
+  text before the first start is a game);
+- python-chess (--python, chess 1.11.2) reads games where the reader sees
+  none, or none where the reader sees one, and no documented rule explains
+  it (`count_rules`: a blank line does not end a game's movetext; tag lines
+  after a blank line start a game; a game start ends an open comment).
 
     scripts/mutation-campaign.py [--inputs 1000] [--seed 1] [--keep DIR]
 
@@ -37,19 +43,99 @@ JOBS = (1, 2, 3, 8)
 PLACED = re.compile(rb"^.+:\d+:\d+: error: ")
 # The one error about the inputs as a whole, not a place in them (standard
 # input or directories that hold no game; a file named that holds none is an
-# error at its 1:1): README, "Inputs, pipes and output".
+# error at its 1:1): docs/bad-input.md#inputs-pipes-and-output.
 WHOLE_INPUT = re.compile(rb"^.+: error: nothing scanned: no game in any input")
 # The scan summary's timing varies from run to run.
 TIMING = re.compile(rb" in [0-9.]+ s: [0-9.]+ games/s, [0-9.]+ MB/s")
 # A game start (`record::boundary`): a tag line after a blank line, or at the
 # start of the input. CRLF is one line end.
 EOL = rb"(?:\r\n|\r(?!\n)|\n)"
-GAME_START = re.compile(rb"(?:^|" + EOL + rb"[ \t\x0b\x0c]*" + EOL + rb")\[[A-Za-z0-9_+-]+[ \t]*\"")
+GAME_START = re.compile(rb"(?:^|" + EOL + rb"[ \t\x0b\x0c]*" + EOL + rb")[ \t]*\[[A-Za-z0-9_+-]+[ \t]*\"")
 SCANNED = re.compile(rb"scanned (\d+) games")
 CLAIM_COUNT = re.compile(rb"the file has (\d+) game")
 INSERTS = [b"(", b")", b"{", b"}", b";", b"%", b"[", b"]", b"\"", b"$", b"*", b"1-0",
            b"\n", b"\r", b"\r\n", b"\n\n", b"\n\n[Event \"x\"]\n", b"\x00", b"\xff", b"\xe9",
            b"0-0", b"O-O-O", b"Kxe8", b"e8=Q", b"--", b"...", b"1."]
+
+# python-chess's games: where each begins in the text as python-chess sees
+# it (decoded as UTF-8 with replacement, universal newlines, no BOM).
+PC_STARTS = r"""
+import io, json, sys, chess.pgn
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+h = io.StringIO(text, newline="")
+starts = []
+while True:
+    at = h.tell()
+    try:
+        game = chess.pgn.read_game(h)
+    except Exception as e:
+        print(json.dumps({"error": repr(e)})); sys.exit()
+    if game is None:
+        break
+    starts.append(at)
+print(json.dumps({"starts": starts}))
+"""
+
+
+def text_of(data):
+    """The input as python-chess reads it, to compare places with it."""
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    return text.lstrip("\ufeff")
+
+
+def first_line(text, at):
+    """Where python-chess's game that it began reading at `at` has its first
+    line: past blank lines and `%`/`;` lines."""
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end + 1
+        line = text[at:end]
+        if not (line.isspace() or line.startswith("%") or line.startswith(";")):
+            return at
+        at = end
+    return at
+
+
+TEXT_START = re.compile(r"(?:^|\n[ \t\x0b\x0c]*\n)([ \t]*)\[[A-Za-z0-9_+-]+[ \t]*\"")
+
+
+def count_rules(text, pc_starts):
+    """The differences between python-chess's games and the reader's game
+    starts, each with the documented rule that explains it, and those no rule
+    explains. Returns (explained: {rule: n}, unexplained: [detail])."""
+    ours = {m.start(1) for m in TEXT_START.finditer(text)}
+    theirs = {first_line(text, a) for a in pc_starts}
+    explained, unexplained = {}, []
+
+    def note(rule):
+        explained[rule] = explained.get(rule, 0) + 1
+
+    lead = first_line(text, 0)
+    for at in sorted(theirs - ours):
+        if at == lead and not text[at:].lstrip(" \t").startswith("["):
+            continue  # a game with no tags at the start: both read it
+        if at >= len(text):
+            note("python-chess: an empty game at the end of the input")
+        elif not text[at:].lstrip(" \t").startswith("["):
+            note("a blank line does not end a game's movetext (python-chess starts a game there)")
+        elif at > 0 and not text[:at].endswith("\n"):
+            unexplained.append(f"python-chess game at {at} mid-line")
+        else:
+            note("a tag line with no blank line before it starts no game")
+    for at in sorted(ours - theirs):
+        before = text[:at].rstrip()
+        last = before[before.rfind("\n") + 1:].lstrip(" \t")
+        if text[at:at + 1] in (" ", "\t"):
+            note("an indented tag line after a blank line starts a game (python-chess: movetext)")
+        elif last.startswith("["):
+            note("tag lines after a blank line start a game (python-chess reads a '[' line as a tag line, "
+                 "even a damaged one, and allows one blank line between tag lines)")
+        elif before.count("{") > before.count("}"):
+            note("a game start ends an open comment (python-chess reads on to its '}')")
+        else:
+            unexplained.append(f"reader's game start at {at} ({text[at:at + 30]!r}) is no python-chess game")
+    return explained, unexplained
 
 
 def sources():
@@ -128,7 +214,7 @@ def run(binary, args, timeout):
         return "timeout", b"", b""
 
 
-def check(binary, path, data, timeout, rng):
+def check(binary, path, data, timeout, rng, python=None):
     """The failures of one input: a list of (check, detail)."""
     fails = []
     outputs = {}
@@ -184,10 +270,34 @@ def check(binary, path, data, timeout, rng):
             code, out, err = run(binary, [str(path), "--game", str(k), "--dead-search", "quick"], timeout)
             if not crashed(f"claim --game {k}", code):
                 placeless(f"claim --game {k}", err)
-    starts = len(GAME_START.findall(data))
+    starts = len(GAME_START.findall(data.removeprefix(b"\xef\xbb\xbf")))
     if games is not None and games < starts:
         fails.append(("game-lost", f"scan counts {games} games, the input has {starts} game starts"))
+    if games is not None and games > starts + 1:
+        fails.append(("game-split", f"scan counts {games} games, the input has {starts} game starts"))
+    if python:
+        compare_with_python_chess(python, path, data, timeout, fails)
     return fails
+
+
+EXPLAINED = {}
+
+
+def compare_with_python_chess(python, path, data, timeout, fails):
+    try:
+        p = subprocess.run([python, "-c", PC_STARTS, str(path)], capture_output=True, timeout=timeout)
+        answer = json.loads(p.stdout.decode().strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, ValueError, IndexError):
+        EXPLAINED["python-chess did not answer"] = EXPLAINED.get("python-chess did not answer", 0) + 1
+        return
+    if "error" in answer:
+        EXPLAINED["python-chess raised"] = EXPLAINED.get("python-chess raised", 0) + 1
+        return
+    explained, unexplained = count_rules(text_of(data), answer["starts"])
+    for rule, n in explained.items():
+        EXPLAINED[rule] = EXPLAINED.get(rule, 0) + n
+    for d in unexplained:
+        fails.append(("count-differs", d))
 
 
 def main():
@@ -197,6 +307,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--binary", default=str(ROOT / "target" / "release" / "verify-claim"))
     ap.add_argument("--keep", default="/tmp/mutation-campaign")
+    ap.add_argument("--python", default="/tmp/verify-claim-oracle/bin/python",
+                    help="a Python with chess 1.11.2, to compare game counts ('' to skip)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     files = sources()
@@ -210,7 +322,7 @@ def main():
             ext = rng.choice([".pgn", ".pgn", ".pdn"])
             path = Path(tmp) / f"m{i}{ext}"
             path.write_bytes(data)
-            fails = check(a.binary, path, data, a.timeout, rng)
+            fails = check(a.binary, path, data, a.timeout, rng, a.python if a.python and Path(a.python).exists() else None)
             os.unlink(path)
             if fails:
                 failed += 1
@@ -223,6 +335,9 @@ def main():
     print(f"inputs: {a.inputs} (seed {a.seed}); mutations: {dict(sorted(kinds.items()))}")
     print(f"runs per input: scan --jobs {'/'.join(map(str, JOBS))}, claim mode listing, claim --game K")
     print(f"failed inputs: {failed}; by check: {dict(sorted(counts.items())) or 'none'}")
+    print("game counts against python-chess, differences a documented rule explains:")
+    for rule, n in sorted(EXPLAINED.items(), key=lambda kv: -kv[1]):
+        print(f"  {n:6}  {rule}")
     if failed:
         print(f"kept in {keep}/ (mN.pgn and mN.why)")
     return 1 if failed else 0

@@ -10,8 +10,8 @@
 //! edition (9.2.a, 9.6.a, ...); fide-2018 the decimal one (9.2.1.1,
 //! 9.2.1.2, 9.6.1, 5.2.2); fide-2023 renumbers the claim paragraphs 9.2.1
 //! (written move) and 9.2.2 (on the board), with the identity of positions
-//! in 9.2.3. Checked against public transcripts of the texts (README,
-//! "Editions and choices").
+//! in 9.2.3. Checked against public transcripts of the texts
+//! (docs/claims.md#editions-and-choices).
 
 use serde::Serialize;
 

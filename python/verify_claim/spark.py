@@ -10,7 +10,7 @@
 
 Each partition runs the Rust scan (``mapInArrow``, with the GIL released);
 the rows are the crate's own JSON lines read by Arrow's JSON reader. The
-package must be installed on every executor (see the README), and the paths
+package must be installed on every executor (see docs/python.md#on-a-cluster), and the paths
 given to :func:`scan_files` must be readable at the same path on each (a
 shared file system; in local mode, any local path).
 """

@@ -298,7 +298,7 @@ fn decide_game<G: Game>(
         dead_search: opts.dead_search.0,
         scope: claims::Scope::Report,
     };
-    let verdict = claims::decide(&replay, &rules, time, &req).map_err(|e| {
+    let mut verdict = claims::decide(&replay, &rules, time, &req).map_err(|e| {
         let at = match ply {
             0 => "the start".to_owned(),
             _ => replay.label(ply),
@@ -310,6 +310,9 @@ fn decide_game<G: Game>(
             format!("--move {written}: {e} (position after {at}: {fen})"),
         )
     })?;
+    // The report shows the helpmates: as short as the search finds them.
+    let at = replay.position(ply);
+    verdict.dead_check = verdict.dead_check.shown::<G>(&at);
     let tags = tags_of(record);
     let mut report = ClaimReport::new(&input.name, index, &rules, tags, &replay, verdict, notes);
     report.date = record

@@ -53,7 +53,7 @@ pub struct PositionCheck {
 
 impl PositionCheck {
     /// `{"search", "dead", "white_can_win", "black_can_win", "helpmates",
-    /// "fen", "ending"}` (README, "JSON output").
+    /// "fen", "ending"}` (docs/dead-positions.md#check-position).
     pub fn to_json(&self) -> serde_json::Value {
         let mut v = crate::report::json::dead_check(&self.check);
         v["dead"] = serde_json::json!(self.dead);
@@ -99,7 +99,9 @@ fn check<G: Game>(pos: &G::Position, opts: &PositionOptions) -> PositionCheck {
         search: opts.search,
         white: can(Side::White),
         black: can(Side::Black),
-    };
+        ends: Default::default(),
+    }
+    .shown::<G>(pos);
     let ending = G::ending(pos);
     let over = matches!(
         ending,

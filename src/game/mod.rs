@@ -243,6 +243,10 @@ pub struct DeadCheck {
     pub search: Search,
     pub white: Win,
     pub black: Win,
+    /// The position (FEN) White's and Black's helpmates end in, where a
+    /// report shows the lines ([`DeadCheck::shown`]); not in the JSON.
+    #[serde(skip)]
+    pub ends: [Option<String>; 2],
 }
 
 impl DeadCheck {
@@ -254,6 +258,39 @@ impl DeadCheck {
             _ => None,
         }
     }
+
+    /// As a report shows it (a claim, `check-position`; never the scan):
+    /// each helpmate as short as [`Game::shorten_helpmate`] makes it, and
+    /// the position it ends in. The verdicts stay as they are.
+    pub fn shown<G: Game>(mut self, pos: &G::Position) -> DeadCheck {
+        for (i, side) in [Side::White, Side::Black].into_iter().enumerate() {
+            let side_win = if i == 0 {
+                &mut self.white
+            } else {
+                &mut self.black
+            };
+            if let Win::Yes { helpmate } = side_win {
+                *helpmate = G::shorten_helpmate(pos, side, std::mem::take(helpmate));
+                self.ends[i] = line_end::<G>(pos, helpmate);
+            }
+        }
+        self
+    }
+}
+
+/// The position `line` (in the game's notation) leads to from `pos`, as
+/// FEN; `None` when it is empty or a move cannot be read.
+fn line_end<G: Game>(pos: &G::Position, line: &[String]) -> Option<String> {
+    if line.is_empty() {
+        return None;
+    }
+    let mut p = pos.clone();
+    let mut hash = G::hash(&p);
+    for text in line {
+        let m = G::parse_recorded(&p, text).ok()?;
+        hash = G::play(&mut p, &m, hash);
+    }
+    Some(G::fen(&p))
 }
 
 /// The rules of one game, as the claim engine needs them.
@@ -342,12 +379,20 @@ pub trait Game {
         let _ = (pos, side, search);
         Win::Undetermined
     }
+    /// `line`, a helpmate for `side` from `pos`, as short as a bounded
+    /// search makes it, for a report that shows it (never the scan: it
+    /// costs a search). Default: the line as found.
+    fn shorten_helpmate(pos: &Self::Position, side: Side, line: Vec<String>) -> Vec<String> {
+        let _ = (pos, side);
+        line
+    }
     /// Both sides, for a report.
     fn dead_check(pos: &Self::Position, search: Search) -> DeadCheck {
         DeadCheck {
             search,
             white: Self::can_mate(pos, Side::White, search),
             black: Self::can_mate(pos, Side::Black, search),
+            ends: Default::default(),
         }
     }
     /// Proved dead: neither side can mate (a checkmate or stalemate is what

@@ -61,8 +61,10 @@ pub fn starts_game_in_window(bytes: &[u8], i: usize, at_input_start: bool) -> bo
     if from == 0 && at_input_start {
         return true;
     }
-    // The walk back over the blank line must stop inside the window.
-    bytes[from..i.saturating_sub(2).max(from)]
+    // The walk back over the indent and the blank line must stop inside
+    // the window.
+    let line = boundary::indent_start(bytes, i);
+    bytes[from..line.saturating_sub(2).max(from)]
         .iter()
         .any(|b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c))
 }
@@ -115,6 +117,8 @@ impl LineCounter {
 pub struct Chunker<R: Read> {
     inner: R,
     size: usize,
+    /// A game longer than this is skipped ([`MAX_GAME`] unless told).
+    max_game: usize,
     carry: Vec<u8>,
     eof: bool,
     /// A read error, given after the bytes read before it.
@@ -131,10 +135,18 @@ impl<R: Read> Chunker<R> {
         Chunker {
             inner,
             size: size.max(1),
+            max_game: MAX_GAME,
             carry: Vec::new(),
             eof: false,
             failed: None,
         }
+    }
+
+    /// Skips games longer than `max_game` bytes instead of [`MAX_GAME`]
+    /// (claim mode's bound).
+    pub fn max_game(mut self, max_game: usize) -> Chunker<R> {
+        self.max_game = max_game.max(1);
+        self
     }
 
     /// Reads until `buf` holds `target` bytes or the stream ends or fails
@@ -152,6 +164,12 @@ impl<R: Read> Chunker<R> {
                 }
             }
         }
+    }
+
+    /// Whether reading failed: the chunk just given was the last one read,
+    /// and its last game may be cut short; the next call gives the error.
+    pub fn failed(&self) -> bool {
+        self.failed.is_some()
     }
 
     /// The next chunk, `None` at the end. A read error comes after a chunk
@@ -181,7 +199,7 @@ impl<R: Read> Chunker<R> {
                     too_large: None,
                 }));
             }
-            if buf.len() >= MAX_GAME {
+            if buf.len() >= self.max_game {
                 // No game start after the first: that game is too large.
                 return self.skip_game(buf).map(Some);
             }
@@ -286,6 +304,13 @@ mod tests {
         let text = b"1. e4 *\n\n[Event \"b\"]";
         assert!(starts_game_in_window(text, 9, true));
         assert!(!starts_game_in_window(b"1. e4\n[Event \"b\"]", 6, true));
+        // An indent as long as the look-back is not decided either.
+        let mut text = b"x\n\n".to_vec();
+        text.extend(std::iter::repeat_n(b' ', LOOK_BACK + 10));
+        text.extend_from_slice(b"[Event \"a\"]");
+        let i = text.len() - 11;
+        assert!(boundary::is_game_start(&text, i));
+        assert!(!starts_game_in_window(&text[3..], i - 3, false));
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub mod ranges;
 pub mod walk;
 pub mod zst_frames;
 
-use std::io::{self, Read};
+use std::io::Read;
 
 use crate::diag::{Diagnostic, Place, place_of};
 use crate::record::pgn::SyntaxError;
@@ -68,6 +68,16 @@ impl Selected {
             game = reader.next_game();
         }
         match game {
+            Some(Ok(g)) if g.moves.len() > MAX_CLAIM_PLIES => {
+                let at = g.moves.get(MAX_CLAIM_PLIES).map_or(g.offset, |m| m.offset);
+                Err(self.input.diag(
+                    at,
+                    format!(
+                        "the game has {} plies, over the {MAX_CLAIM_PLIES} claim mode holds; `verify-claim scan` reads games of any length",
+                        g.moves.len()
+                    ),
+                ))
+            }
             Some(Ok(g)) => Ok(g),
             Some(Err(e)) => Err(self.input.diag(e.offset, e.message)),
             None => Err(self.input.diag(0, "the game is gone (the input changed?)")),
@@ -106,8 +116,8 @@ impl Selected {
         }
     }
 
-    /// Notes for the report: tags read as Latin-1, a missing termination
-    /// marker (with its place).
+    /// Notes for the report: tags read as Latin-1, quotes not escaped in a
+    /// tag value, a missing termination marker (with their places).
     pub fn notes(&self, record: &GameRecord<'_>) -> Vec<String> {
         let mut notes = Vec::new();
         if record.latin1 {
@@ -115,6 +125,13 @@ impl Selected {
                 Encoding::Latin1 => "tag values read as Latin-1 (ISO 8859-1), as asked".to_owned(),
                 _ => "tag values that are not UTF-8 were read as Latin-1 (ISO 8859-1); --encoding utf8 refuses them".to_owned(),
             });
+        }
+        if let Some(at) = record.unescaped_quotes {
+            let p = self.input.place(at);
+            notes.push(format!(
+                "the tag at {}:{} holds '\"' that are not escaped (as \\\"): its value was read up to the last '\"' before its ']', as python-chess reads it",
+                p.line, p.col
+            ));
         }
         if record.result.is_none() {
             let p = self.input.place(record.end);
@@ -126,6 +143,13 @@ impl Selected {
         notes
     }
 }
+
+/// Claim mode's bounds: a game (from its start to the next game start) of
+/// more than 16 MiB is not read, and one of more than a million plies is
+/// refused, so claim mode's memory stays under about 250 MB on any input
+/// (the scan reads games of any length in bounded memory).
+pub const MAX_CLAIM_GAME: usize = 16 << 20;
+pub const MAX_CLAIM_PLIES: usize = 1_000_000;
 
 /// Games listed in the "choose one" message, at most.
 const LISTED: usize = 100;
@@ -146,7 +170,12 @@ pub fn select(
 }
 
 /// [`select`] from any reader of a record's bytes, named `name` in
-/// messages.
+/// messages. The stream is cut by the scan's [`chunks::Chunker`], with
+/// claim mode's bounds: a game longer than [`MAX_CLAIM_GAME`] is not read (an error
+/// of that game, at its place); games not chosen are not kept. After a
+/// read error (a truncated `.gz`), the games read whole are chosen as
+/// usual; the game cut short and those after it are an error at the place
+/// where reading stopped.
 pub fn select_from<R: Read>(
     name: &str,
     reader: R,
@@ -154,45 +183,124 @@ pub fn select_from<R: Read>(
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
     let name = name.to_owned();
-    let mut chunks = Chunks::new(reader);
+    let mut chunker = chunks::Chunker::new(reader).max_game(MAX_CLAIM_GAME);
+    let mut base = START;
     let mut total = 0;
     let mut first: Option<Selected> = None;
     let mut listing = String::new();
     let mut text_at: Option<Place> = None;
+    let mut first_too_large = None;
     loop {
-        let (bytes, base) = match chunks.next() {
-            Ok(Some(s)) => s,
+        let chunk = match chunker.next_chunk() {
+            Ok(Some(c)) => c,
             Ok(None) => break,
-            Err((e, place)) => {
+            Err(e) => {
                 return Err(Diagnostic::new(
                     &name,
-                    Some(place),
+                    Some(base),
                     format!("cannot read: {e}"),
                 ));
             }
         };
+        if let Some(skipped) = chunk.too_large {
+            total += 1;
+            if total <= LISTED {
+                listing.push_str(&format!(
+                    "\n  {total:>3}  (unreadable: {})",
+                    too_large(skipped)
+                ));
+            }
+            let e = Diagnostic::new(
+                &name,
+                Some(base),
+                format!("game {total}: {}", too_large(skipped)),
+            );
+            if wanted == Some(total) {
+                return Err(e);
+            }
+            if total == 1 {
+                first_too_large = Some(e);
+            }
+            text_at.get_or_insert(base);
+            base = Place {
+                line: base.line + skipped.lines,
+                col: 1,
+            };
+            continue;
+        }
+        let bytes = &chunk.bytes;
+        // After a read error the last game of what was read may be cut.
+        let whole = if chunker.failed() {
+            boundary::last_game_start(bytes, 1).unwrap_or(0)
+        } else {
+            bytes.len()
+        };
         if text_at.is_none() {
             text_at = first_text(bytes, base);
         }
-        let here = count_games(bytes, encoding, |i, game| {
+        let here = count_games(&bytes[..whole], encoding, |i, game| {
             if total + i <= LISTED {
                 listing.push_str(&list_entry(total + i, game));
             }
         });
         let before = total;
         total += here;
-        let keep = |j: usize| Selected::in_chunk(&name, bytes, base, j, before + j + 1, encoding);
+        let keep = |j: usize| {
+            Selected::in_chunk(&name, &bytes[..whole], base, j, before + j + 1, encoding)
+        };
         match wanted {
             Some(k) if k > before && k <= total => return Ok(keep(k - before - 1)),
             None if first.is_none() && here > 0 => first = Some(keep(0)),
             _ => {}
         }
+        if chunker.failed() {
+            let e = chunker
+                .next_chunk()
+                .err()
+                .map_or_else(|| "read error".to_owned(), |e| e.to_string());
+            let cut = place_of(bytes, whole, base);
+            return Err(Diagnostic::new(
+                &name,
+                Some(place_of(bytes, bytes.len(), base)),
+                format!(
+                    "cannot read: {e}; game {} (from {}:{}) is cut short there, and no game after it can be read ({total} read whole)",
+                    total + 1,
+                    cut.line,
+                    cut.col
+                ),
+            ));
+        }
+        base = place_of(bytes, bytes.len(), base);
     }
+    match (wanted, total, first_too_large) {
+        (None, 1, Some(e)) => Err(e),
+        _ => finish(&name, wanted, total, first, listing, text_at),
+    }
+}
+
+/// What a game too large to read is.
+fn too_large(s: chunks::Skipped) -> String {
+    format!(
+        "the game is {} bytes long, over the {} MiB a game may hold: not read",
+        s.bytes,
+        MAX_CLAIM_GAME >> 20
+    )
+}
+
+/// The game chosen once the whole input is read, or why there is none.
+fn finish(
+    name: &str,
+    wanted: Option<usize>,
+    total: usize,
+    first: Option<Selected>,
+    mut listing: String,
+    text_at: Option<Place>,
+) -> Result<Selected, Diagnostic> {
     match (wanted, total, first) {
         (None, 1, Some(s)) => Ok(s),
-        (_, 0, _) => Err(no_game(&name, text_at)),
+        (_, 0, _) => Err(no_game(name, text_at)),
         (Some(k), n, _) => Err(Diagnostic::new(
-            &name,
+            name,
             None,
             format!(
                 "--game {k}: the file has {n} game{}",
@@ -204,7 +312,7 @@ pub fn select_from<R: Read>(
                 listing.push_str(&format!("\n  … and {} more", n - LISTED));
             }
             Err(Diagnostic::new(
-                &name,
+                name,
                 Some(START),
                 format!("the file has {n} games; choose one with --game N:{listing}"),
             ))
@@ -268,83 +376,5 @@ fn no_game(name: &str, text_at: Option<Place>) -> Diagnostic {
             Some(p),
             "no game in the input: only comments (no tag, no move, no result)",
         ),
-    }
-}
-
-/// How much is read at a time.
-const READ: usize = 1 << 20;
-
-/// A stream cut at game starts ([`boundary::is_game_start`]) into chunks of
-/// whole games, about [`READ`] bytes each: the reader reads every chunk
-/// alone exactly as it would read it in the whole input. Chunks are lent
-/// out of one read buffer (no copy); the bytes before the current chunk
-/// are dropped when more is read.
-struct Chunks<R> {
-    inner: R,
-    buf: Vec<u8>,
-    /// The current chunk begins at `buf[start]`, at a game start (or at the
-    /// start of the input).
-    start: usize,
-    /// The place of `buf[start]` in the input.
-    base: Place,
-    /// No game start in `buf[start + searched..]` but at its very end.
-    searched: usize,
-    eof: bool,
-}
-
-impl<R: Read> Chunks<R> {
-    fn new(inner: R) -> Chunks<R> {
-        Chunks {
-            inner,
-            buf: Vec::new(),
-            start: 0,
-            base: START,
-            searched: 1,
-            eof: false,
-        }
-    }
-
-    /// The next chunk and the place of its first byte; an error with the
-    /// place where reading stopped.
-    #[allow(clippy::type_complexity)]
-    fn next(&mut self) -> Result<Option<(&[u8], Place)>, (io::Error, Place)> {
-        loop {
-            // Searched in the chunk alone, as the reader will read it.
-            let rest = &self.buf[self.start..];
-            if self.eof {
-                if rest.is_empty() {
-                    return Ok(None);
-                }
-                return Ok(Some(self.emit(rest.len())));
-            }
-            if let Some(i) = boundary::last_game_start(rest, self.searched.max(1)) {
-                return Ok(Some(self.emit(i)));
-            }
-            self.fill()?;
-        }
-    }
-
-    /// Reads more, first dropping the chunks already lent out.
-    fn fill(&mut self) -> Result<(), (io::Error, Place)> {
-        self.buf.drain(..self.start);
-        self.start = 0;
-        // A game start near the end may need bytes not read yet.
-        self.searched = self.buf.len().saturating_sub(256);
-        let n = (&mut self.inner)
-            .take(READ as u64)
-            .read_to_end(&mut self.buf)
-            .map_err(|e| (e, place_of(&self.buf, self.buf.len(), self.base)))?;
-        self.eof = n == 0;
-        Ok(())
-    }
-
-    /// The chunk of `len` bytes at `start`; the next one starts after it.
-    fn emit(&mut self, len: usize) -> (&[u8], Place) {
-        let (from, base) = (self.start, self.base);
-        let chunk = &self.buf[from..from + len];
-        self.base = place_of(chunk, len, base);
-        self.start = from + len;
-        self.searched = 1;
-        (chunk, base)
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! One rule, used by the reader and by the scan's chunker alike, so that a
 //! game is the same whether a file is read whole or in chunks: **a game
-//! starts at a tag line (`[Name "`) at the start of a line, after a blank
-//! line** (or at the start of the input). No game, comment or variation is
+//! starts at a tag line (`[Name "`) at the start of a line (spaces and
+//! tabs may come before its `[`), after a blank line** (or at the start of
+//! the input). No game, comment or variation is
 //! read across such a place, with or without a termination marker before
 //! it. Line ends are LF, CRLF or a lone CR (old Mac files), all alike.
 
@@ -71,14 +72,23 @@ fn blank_line_before(bytes: &[u8], i: usize) -> bool {
     k == 0 || is_eol(bytes[k - 1])
 }
 
-/// Whether a game starts at byte `i`: a tag line at a line start, after a
-/// blank line or at the start of the input.
+/// Whether a game starts at byte `i`: a tag line at a line start (after
+/// spaces and tabs, if any), after a blank line or at the start of the input.
 pub fn is_game_start(bytes: &[u8], i: usize) -> bool {
-    i < bytes.len()
-        && bytes[i] == b'['
-        && at_line_start(bytes, i)
-        && blank_line_before(bytes, i)
-        && starts_tag(&bytes[i..])
+    if i >= bytes.len() || bytes[i] != b'[' || !starts_tag(&bytes[i..]) {
+        return false;
+    }
+    let line = indent_start(bytes, i);
+    at_line_start(bytes, line) && blank_line_before(bytes, line)
+}
+
+/// Where the spaces and tabs just before byte `i` begin.
+pub fn indent_start(bytes: &[u8], i: usize) -> usize {
+    let mut s = i;
+    while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
+        s -= 1;
+    }
+    s
 }
 
 /// The first game start in `bytes[from..to]`, if any.
@@ -118,11 +128,14 @@ pub fn game_start_within(bytes: &[u8], from: usize, to: usize) -> Option<usize> 
     let mut at = from;
     while at < to {
         let e = at + memchr::memchr2(b'\n', b'\r', &bytes[at..to])?;
-        let next = e + 1;
+        let mut next = e + 1;
+        while next < to && matches!(bytes[next], b' ' | b'\t') {
+            next += 1;
+        }
         if next < to && bytes[next] == b'[' && is_game_start(bytes, next) {
             return Some(next);
         }
-        at = next;
+        at = e + 1;
     }
     None
 }
@@ -148,6 +161,8 @@ mod tests {
             (b"1. e4\n[Event \"b\"]", None),
             (b"1. e4\n\n[%clk 0:01]", None),
             (b"1. e4\n\n x[Event \"b\"]", None),
+            (b"1. e4\n\n \t[Event \"b\"]", Some(9)),
+            (b"1. e4\n \t[Event \"b\"]", None),
         ] {
             assert_eq!(next_game_start(text, 1, text.len()), want, "{text:?}");
             assert_eq!(last_game_start(text, 1), want, "{text:?}");

@@ -48,6 +48,8 @@ pub struct Tag<'a> {
     pub offset: usize,
     /// Offset just after the closing `]`.
     pub end: usize,
+    /// The value holds `"` that are not escaped ([`GameRecord::unescaped_quotes`]).
+    pub quotes_unescaped: bool,
 }
 
 /// A token of the movetext that should be a move (the game decides).
@@ -82,6 +84,10 @@ pub struct GameRecord<'a> {
     /// Some tag value was not UTF-8 and was read as ISO-8859-1
     /// ([`Encoding::Auto`]), or [`Encoding::Latin1`] was asked for.
     pub latin1: bool,
+    /// The first tag whose value holds `"` that are not escaped
+    /// (`[White ""Socrates Expert""]`), by its offset: its value was read
+    /// as python-chess reads it, up to the last `"` before the `]`.
+    pub unescaped_quotes: Option<usize>,
 }
 
 impl<'a> GameRecord<'a> {
@@ -177,27 +183,14 @@ impl<'a> Reader<'a> {
     }
 
     /// After an error in the game that began at `start`: goes on at the
-    /// first tag line, at or after the place the error stopped the reader,
-    /// that begins a game ([`boundary::is_game_start`]) or follows a line
-    /// that is not a tag line. No game can begin between `start` and that
-    /// place (nothing is read across a game start), so none is skipped.
+    /// next game start ([`boundary::is_game_start`]) at or after the place
+    /// the error stopped the reader; a damaged line, tag line or not, stays
+    /// in its game. No game can begin between `start` and that place
+    /// (nothing is read across a game start), so none is skipped.
     fn resync(&mut self, start: usize) {
         let b = self.bytes;
-        let mut at = self.pos.max(start + 1);
-        while at < b.len() {
-            let Some(i) = memchr::memchr(b'[', &b[at..]).map(|i| at + i) else {
-                break;
-            };
-            if boundary::at_line_start(b, i)
-                && boundary::starts_tag(&b[i..])
-                && (boundary::is_game_start(b, i) || !previous_line_is_tag(b, i))
-            {
-                self.pos = i;
-                return;
-            }
-            at = i + 1;
-        }
-        self.pos = b.len();
+        let from = self.pos.max(start + 1);
+        self.pos = boundary::next_game_start(b, from, b.len()).unwrap_or(b.len());
     }
 
     fn skip_space_and_comments_between_games(&mut self) {
@@ -237,6 +230,7 @@ impl<'a> Reader<'a> {
             result: None,
             end: start,
             latin1: false,
+            unescaped_quotes: None,
         };
         let b = self.bytes;
         // Tag section. A blank line then another tag means the game had
@@ -248,6 +242,9 @@ impl<'a> Reader<'a> {
                     return Ok(game);
                 }
                 let tag = self.read_tag(&mut game.latin1)?;
+                if tag.quotes_unescaped {
+                    game.unescaped_quotes.get_or_insert(tag.offset);
+                }
                 game.tags.push(tag);
                 game.end = self.pos;
             } else {
@@ -286,27 +283,6 @@ impl<'a> Reader<'a> {
         self.text_from = from;
         self.text.get(..to - from)
     }
-}
-
-/// Whether the line before the line that starts at `i` is a tag line.
-fn previous_line_is_tag(b: &[u8], i: usize) -> bool {
-    let mut j = i;
-    // Back over the line end (CRLF is one) to the previous line's end.
-    if j > 0 && b[j - 1] == b'\n' {
-        j -= 1;
-        if j > 0 && b[j - 1] == b'\r' {
-            j -= 1;
-        }
-    } else if j > 0 && b[j - 1] == b'\r' {
-        j -= 1;
-    }
-    let start = b[..j]
-        .iter()
-        .rposition(|&c| boundary::is_eol(c))
-        .map_or(0, |k| k + 1);
-    let line = &b[start..j];
-    let first = line.iter().position(|&c| c != b' ' && c != b'\t');
-    first.is_some_and(|f| boundary::starts_tag(&line[f..]))
 }
 
 fn lossy(bytes: &[u8]) -> Cow<'_, str> {

@@ -144,8 +144,73 @@ fn an_unclosed_variation_does_not_swallow_the_next_game() {
     let b = games[1].as_ref().unwrap();
     assert_eq!((b.tag("Event"), b.tag("White")), (Some("b"), Some("S")));
     assert_eq!(moves(b).len(), 4);
-    // With no blank line before the next tags, too.
+    // With no blank line before the next tags, they start no game (as
+    // python-chess reads them): the error is the one game's.
     let games = read_all("[A \"1\"]\n1. e4 (d4\n[A \"2\"]\n1. d4 *\n");
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert!(games[0].is_err());
+}
+
+#[test]
+fn a_bracket_in_the_movetext_is_an_error_of_its_game() {
+    let src = "[Event \"a\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 [%clk 0:01:00] 4. Ng1 Ng8 *\n\n[Event \"b\"]\n\n1. e4 *\n";
+    let games = read_all(src);
+    assert_eq!(games.len(), 2, "{games:?}");
+    let e = games[0].as_ref().unwrap_err();
+    assert_eq!(e.offset, src.find("[%clk").unwrap());
+    assert!(e.message.contains("'[' in the movetext"), "{}", e.message);
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("b"));
+    // A tag line with no blank line before it starts no game either.
+    let games = read_all("[A \"1\"]\n\n1. e4 e5\n[A \"2\"]\n\n1. d4 *\n");
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert!(games[0].is_err());
+}
+
+#[test]
+fn quotes_not_escaped_in_a_tag_value() {
+    // pychess's mate_in_3.pgn; python-chess reads the value with its quotes.
+    let games = read_all("[Event \"e\"]\n[White \"\"Socrates Expert\"\"] [Black \"b\"]\n\n*\n");
+    let g = games[0].as_ref().unwrap();
+    assert_eq!(g.tag("White"), Some("\"Socrates Expert\""));
+    assert_eq!(g.tag("Black"), Some("b"));
+    assert_eq!(g.unescaped_quotes, Some(12));
+    // With no `]` at all, the tag is unterminated still.
+    let games = read_all("[White \"\"Socrates\n\n*\n");
+    assert!(
+        games[0]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("no closing ']'")
+    );
+}
+
+#[test]
+fn dots_apart_from_the_move_number() {
+    // chess.js writes `1. ... Ba5` for Black's move.
+    let games = read_all("[FEN \"x\"]\n\n1. ... Ba5 2. Nf3 2.\t... Nc6 3.   ...Nf6 *\n");
+    assert_eq!(
+        moves(games[0].as_ref().unwrap()),
+        ["Ba5", "Nf3", "Nc6", "Nf6"]
+    );
+    // Dots with no move number stay an error for the game to refuse.
+    let games = read_all("1. e4 ... e5 *\n");
+    assert_eq!(moves(games[0].as_ref().unwrap()), ["e4", "...", "e5"]);
+}
+
+#[test]
+fn a_damaged_tag_line_does_not_split_its_game() {
+    // chess.js's tests-pgn-0: tags joined by `<br />` on one line.
+    let src = "[Event \"?\"]<br />[Site \"?\"]<br />[White \"J\"]<br /><br />1. d4 d5 1-0 \n\n[Event \"b\"]\n\n1. e4 *\n";
+    let games = read_all(src);
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert_eq!(
+        games[0].as_ref().unwrap_err().offset,
+        src.find("[Site").unwrap()
+    );
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("b"));
+    // A damaged tag line between good ones.
+    let games = read_all("[A \"1\"]\n[B \"x]\n[C \"y\"]\n\n1. e4 *\n\n[A \"2\"]\n\n*\n");
     assert_eq!(games.len(), 2, "{games:?}");
     assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
 }

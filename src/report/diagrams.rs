@@ -12,6 +12,16 @@ use crate::game::board::Board;
 /// Near misses drawn (the text report lists as many; the rest are counted).
 pub const NEAR_MISSES_DRAWN: usize = 12;
 
+/// Occurrences listed under one diagram, at most; the rest are counted
+/// (the JSON report lists every one). With at most [`NEAR_MISSES_DRAWN`]
+/// near misses and one board for each distinct position, a claim page
+/// stays under about 200 KB however long the game.
+pub const OCCURRENCES_LISTED: usize = 40;
+
+/// Occurrences drawn one by one, at most; more are drawn once per
+/// distinct position ([`Diagrams::by_board`]).
+pub const OCCURRENCES_DRAWN: usize = 12;
+
 /// Boards by ply; the written move's position is at `verdict.ply + 1`.
 /// Each distinct board is kept once: a position that stood 250,000 times
 /// is one board (the occurrences of a repetition are one position).
@@ -29,6 +39,32 @@ impl Diagrams {
     /// The board at `ply`, if the report draws it.
     pub fn board(&self, ply: usize) -> Option<&Board> {
         self.at.get(&ply).map(|&i| &self.boards[i])
+    }
+
+    /// The diagrams to draw for the occurrences `plies`, each with the
+    /// plies it stands for: one each while there are at most
+    /// [`OCCURRENCES_DRAWN`] (the move that led to each is marked); beyond,
+    /// each distinct position once, in the order of its first ply. Plies
+    /// with no board are left out.
+    pub fn by_board(&self, plies: &[usize]) -> Vec<Vec<usize>> {
+        if plies.len() <= OCCURRENCES_DRAWN {
+            return plies
+                .iter()
+                .filter(|q| self.at.contains_key(q))
+                .map(|&q| vec![q])
+                .collect();
+        }
+        let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+        for &q in plies {
+            let Some(&i) = self.at.get(&q) else {
+                continue;
+            };
+            match groups.iter_mut().find(|(j, _)| *j == i) {
+                Some((_, g)) => g.push(q),
+                None => groups.push((i, vec![q])),
+            }
+        }
+        groups.into_iter().map(|(_, g)| g).collect()
     }
 
     fn insert(&mut self, ply: usize, board: &Board) {
@@ -95,5 +131,68 @@ impl Diagrams {
             d.insert(p + 1, &after);
         }
         d
+    }
+}
+
+/// The caption lines of one diagram drawn for several occurrences: a line
+/// each for the first [`OCCURRENCES_LISTED`], then how many more.
+pub fn occurrence_lines(group: &[usize], label: impl Fn(usize) -> String) -> Vec<String> {
+    let mut lines: Vec<String> = group
+        .iter()
+        .take(OCCURRENCES_LISTED)
+        .map(|&q| label(q))
+        .collect();
+    if group.len() > OCCURRENCES_LISTED {
+        lines.push(format!(
+            "… and {} more occurrences of this position (not listed here; --format json lists every one)",
+            group.len() - OCCURRENCES_LISTED
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn occurrences_are_grouped_by_board_and_listed_up_to_a_cap() {
+        let mut d = Diagrams::default();
+        let a = Board {
+            files: 8,
+            ranks: 8,
+            squares: vec![Vec::new(); 64],
+            to_move: crate::game::Side::White,
+            rights: Vec::new(),
+            dark_only: false,
+        };
+        let b = Board {
+            to_move: crate::game::Side::Black,
+            ..a.clone()
+        };
+        for q in [2, 6, 10] {
+            d.insert(q, &a);
+        }
+        d.insert(7, &b);
+        assert_eq!(
+            d.by_board(&[2, 6, 7, 10, 99]),
+            vec![vec![2], vec![6], vec![7], vec![10]]
+        );
+        let mut many = vec![7];
+        for q in 0..OCCURRENCES_DRAWN {
+            let q = 100 + 2 * q;
+            d.insert(q, &a);
+            many.push(q);
+        }
+        let groups = d.by_board(&many);
+        assert_eq!(groups.len(), 2);
+        assert_eq!(
+            (groups[0].clone(), groups[1].len()),
+            (vec![7], OCCURRENCES_DRAWN)
+        );
+        let many: Vec<usize> = (0..1000).collect();
+        let lines = occurrence_lines(&many, |q| format!("ply {q}"));
+        assert_eq!(lines.len(), OCCURRENCES_LISTED + 1);
+        assert!(lines[OCCURRENCES_LISTED].starts_with("… and 960 more"));
     }
 }

@@ -9,7 +9,7 @@
 use std::fmt::Write;
 
 use super::ClaimReport;
-use super::diagrams::NEAR_MISSES_DRAWN;
+use super::diagrams::{NEAR_MISSES_DRAWN, occurrence_lines};
 pub use super::page::esc;
 use super::page::{page_start, rulebook_words};
 use super::svg::{self, Marks};
@@ -263,8 +263,14 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         v.repetitions.len(),
         if v.repetitions.len() == 1 { "" } else { "s" }
     );
-    for &q in &v.repetitions {
-        let Some(b) = r.diagrams.board(q) else {
+    // Each distinct position once, its occurrences listed (diagrams.rs).
+    for group in r.diagrams.by_board(&v.repetitions) {
+        let q = group
+            .iter()
+            .copied()
+            .find(|&q| q == v.ply)
+            .or(group.first().copied());
+        let Some((q, b)) = q.and_then(|q| Some((q, r.diagrams.board(q)?))) else {
             continue;
         };
         let (class, first) = if q == v.ply {
@@ -275,13 +281,11 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
                 format!("occurrence {}", occurrence_no(&v.repetitions, q)),
             )
         };
-        figure(
-            s,
-            b,
-            &moved(r, q),
-            class,
-            &[first, format!("{}, ply {q}", r.after(q))],
-        );
+        let mut lines = vec![first];
+        lines.extend(occurrence_lines(&group, |q| {
+            format!("{}, ply {q}", r.after(q))
+        }));
+        figure(s, b, &moved(r, q), class, &lines);
     }
     s.push_str("</div>\n");
     if v.repetitions_written.is_empty() {
@@ -298,24 +302,33 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
             "s"
         }
     );
-    for &q in &v.repetitions_written {
-        let Some(b) = r.diagrams.board(q) else {
+    for group in r.diagrams.by_board(&v.repetitions_written) {
+        let q = group
+            .iter()
+            .copied()
+            .find(|&q| q == v.ply + 1)
+            .or(group.first().copied());
+        let Some((q, b)) = q.and_then(|q| Some((q, r.diagrams.board(q)?))) else {
             continue;
         };
-        let (class, first, second) = if q == v.ply + 1 {
-            (
-                "written",
-                "after the written move, not played".to_owned(),
-                format!("{}, ply {q}", r.written_label.as_deref().unwrap_or("")),
-            )
+        let label = |p: usize| {
+            if p == v.ply + 1 {
+                format!("{}, ply {p}", r.written_label.as_deref().unwrap_or(""))
+            } else {
+                format!("{}, ply {p}", r.after(p))
+            }
+        };
+        let (class, first) = if q == v.ply + 1 {
+            ("written", "after the written move, not played".to_owned())
         } else {
             (
                 "",
                 format!("occurrence {}", occurrence_no(&v.repetitions_written, q)),
-                format!("{}, ply {q}", r.after(q)),
             )
         };
-        figure(s, b, &moved(r, q), class, &[first, second]);
+        let mut lines = vec![first];
+        lines.extend(occurrence_lines(&group, label));
+        figure(s, b, &moved(r, q), class, &lines);
     }
     s.push_str("</div>\n");
 }

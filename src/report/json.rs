@@ -1,5 +1,5 @@
 //! The JSON printer: one object per claim, [`ClaimJson`]. The schema is
-//! documented in the README ("JSON output"); the first fields are a
+//! documented in docs/claims.md#json-output; the first fields are a
 //! contract, and the field order is the struct's.
 
 use serde::Serialize;

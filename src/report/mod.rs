@@ -2,7 +2,7 @@
 //! produces a [`ClaimReport`], and one printer per format renders it.
 //!
 //! - [`text`]: an arbiter's note, for people.
-//! - [`json`]: one JSON object, the documented schema (README, "JSON").
+//! - [`json`]: one JSON object, the documented schema (docs/claims.md#json-output).
 //! - [`pgn`]: the input games written back with the findings as comments.
 //! - [`html`]: the appeal report, a printable page with board diagrams
 //!   ([`svg`], positions from [`diagrams`]); [`html_scan`] for archives.
@@ -145,8 +145,8 @@ impl ClaimReport {
         }
     }
 
-    /// The claim as `verify-claim claim --format json` prints it (README,
-    /// "JSON output").
+    /// The claim as `verify-claim claim --format json` prints it
+    /// (docs/claims.md#json-output).
     pub fn to_json(&self) -> serde_json::Value {
         json::claim(self)
     }
@@ -178,6 +178,14 @@ impl ClaimReport {
             None => format!("at ply {ply}"),
         }
     }
+}
+
+/// "; it ends in FEN" after a helpmate shown (the position it ends in,
+/// for an arbiter to set up), or nothing when it is not known.
+pub fn line_end(end: &Option<String>) -> String {
+    end.as_ref()
+        .map(|fen| format!("; it ends in {fen}"))
+        .unwrap_or_default()
 }
 
 /// A line of moves with numbers, from a position: "31...Kg8 32.Nf3 Kh8".

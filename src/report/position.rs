@@ -22,21 +22,25 @@ pub fn text(c: &PositionCheck) -> String {
         (None, Some(false)) => "Not dead.\n".to_owned(),
         (None, None) => "Dead or not: undetermined (nothing is assumed).\n".to_owned(),
     });
-    for (side, win) in [(Side::White, &c.check.white), (Side::Black, &c.check.black)] {
+    for ((side, win), end) in [(Side::White, &c.check.white), (Side::Black, &c.check.black)]
+        .into_iter()
+        .zip(&c.check.ends)
+    {
         if c.side.is_none_or(|w| w == side) {
-            s.push_str(&chance(c, side.title(), win));
+            s.push_str(&chance(c, side.title(), win, end));
         }
     }
     s
 }
 
-fn chance(c: &PositionCheck, name: &str, win: &Win) -> String {
+fn chance(c: &PositionCheck, name: &str, win: &Win, end: &Option<String>) -> String {
     let (mate, done, _) = c.game_type.win_words();
     match win {
         Win::Yes { helpmate } if helpmate.is_empty() => format!("  {name} has {done}.\n"),
         Win::Yes { helpmate } => format!(
-            "  {name} can {mate}: {} (a helpmate)\n",
-            super::numbered_line(c.move_number, c.to_move, helpmate)
+            "  {name} can {mate}: {} (a helpmate){}\n",
+            super::numbered_line(c.move_number, c.to_move, helpmate),
+            super::line_end(end)
         ),
         Win::No => format!("  {name} cannot {mate} by any sequence of legal moves.\n"),
         Win::Undetermined if c.check.search == Search::Quick => format!(

@@ -2,7 +2,7 @@
 //!
 //! - `text`: grouped by file and game, colour on a terminal (not with
 //!   `NO_COLOR`);
-//! - `jsonl`: one JSON object per finding (schema in the README);
+//! - `jsonl`: one JSON object per finding (schema in docs/scan.md#json-lines);
 //! - `csv`: one row per finding, with a header;
 //! - `github`: workflow annotations (`::error file=...,line=...::message`).
 
@@ -122,8 +122,8 @@ fn side(r: &Row<'_>) -> Option<&'static str> {
     r.placed.finding.side.map(|s| s.name())
 }
 
-/// One finding as one JSON line: the documented schema (README, "JSON
-/// lines"), field for field and in this order. The library's scan yields
+/// One finding as one JSON line: the documented schema (docs/scan.md#json-lines),
+/// field for field and in this order. The library's scan yields
 /// these, so a program reading `--format jsonl` and one calling
 /// `crate::scan_bytes` see the same object.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -308,13 +308,17 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
             "\nDead position ({search}): undetermined (the search did not decide; nothing is assumed)."
         ),
     };
-    for (name, win) in [("White", &d.white), ("Black", &d.black)] {
+    for ((name, win), end) in [("White", &d.white), ("Black", &d.black)]
+        .into_iter()
+        .zip(&d.ends)
+    {
         let _ = match win {
             Win::Yes { helpmate } if helpmate.is_empty() => writeln!(s, "  {name} has {done}."),
             Win::Yes { helpmate } => writeln!(
                 s,
-                "  {name} can still {mate}, e.g. (helpmate) {}",
-                numbered_line(r.move_number, r.to_move, helpmate)
+                "  {name} can still {mate}, e.g. (helpmate) {}{}",
+                numbered_line(r.move_number, r.to_move, helpmate),
+                crate::report::line_end(end)
             ),
             Win::No => writeln!(s, "  {name} cannot {mate} by any sequence of legal moves."),
             Win::Undetermined => writeln!(s, "  {name}: undetermined."),

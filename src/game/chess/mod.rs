@@ -172,6 +172,35 @@ fn parse_long(pos: &Chess, text: &str) -> Option<Result<Move, MoveError>> {
     }))
 }
 
+/// A recorded move written in UCI's coordinates (`g1f3`, `e7e8q`): not the
+/// Laws' algebraic notation (Appendix C), which a record must use, so it is
+/// refused, saying what it is and how the record writes it (the SAN parser
+/// would read `g1f3` as a pawn move from the g-file and blame the pawns).
+fn uci_move(pos: &Chess, text: &str) -> Option<MoveError> {
+    let b = text.as_bytes();
+    let uci = (b.len() == 4 || b.len() == 5)
+        && Square::from_ascii(&b[..2]).is_ok()
+        && Square::from_ascii(&b[2..4]).is_ok()
+        && b.get(4).is_none_or(|c| b"qrbnk".contains(c));
+    if !uci {
+        return None;
+    }
+    let what = format!(
+        "'{text}' is a UCI move (from square and to square), not the algebraic notation a record uses (FIDE Laws, Appendix C)"
+    );
+    Some(match parse_long(pos, text) {
+        Some(Ok(m)) => MoveError::Syntax(format!(
+            "{what}: here it is {}",
+            SanPlus::from_move(pos.clone(), m)
+        )),
+        _ => MoveError::Syntax(format!(
+            "{what}, and no legal move goes from {} to {} here",
+            &text[..2],
+            &text[2..4]
+        )),
+    })
+}
+
 /// [`Game::parse_recorded`] for the tokens [`san::quick_parse`] does not
 /// read, and for the errors.
 #[cold]
@@ -190,9 +219,11 @@ fn parse_recorded_slowly(pos: &Chess, text: &str) -> Result<Move, MoveError> {
             MoveError::Syntax(format!(
                 "'{text}' is not a move (nor a move number, NAG, comment or result)"
             ))
-        })?
-        .san;
-    san_to_move(pos, san, text)
+        })
+        .and_then(|san| san_to_move(pos, san.san, text));
+    // SAN reads `e2e4` as a pawn move from e2; what it refuses in that shape
+    // is a UCI move.
+    san.map_err(|e| uci_move(pos, text).unwrap_or(e))
 }
 
 impl Game for ChessGame {
@@ -322,6 +353,14 @@ impl Game for ChessGame {
             Side::Black => Color::Black,
         };
         unwinnable::can_mate(pos, color, search)
+    }
+
+    fn shorten_helpmate(pos: &Chess, side: Side, line: Vec<String>) -> Vec<String> {
+        let color = match side {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        };
+        unwinnable::shorten_helpmate(pos, color, line)
     }
 
     fn is_dead(pos: &Chess, search: Search) -> bool {
@@ -512,6 +551,19 @@ mod tests {
             Err(MoveError::Syntax(_))
         ));
         assert!(ChessGame::parse_recorded(&p, "Nf3+").is_ok());
+        // UCI coordinates are named as such, with the move in SAN.
+        let e = ChessGame::parse_recorded(&p, "g1f3").unwrap_err();
+        assert!(matches!(e, MoveError::Syntax(_)), "{e}");
+        assert!(e.to_string().contains("'g1f3' is a UCI move"), "{e}");
+        assert!(e.to_string().contains("here it is Nf3"), "{e}");
+        let e = ChessGame::parse_recorded(&p, "e2e5").unwrap_err();
+        assert!(
+            e.to_string().contains("no legal move goes from e2 to e5"),
+            "{e}"
+        );
+        // SAN that looks alike stays SAN (a pawn move from its square).
+        assert!(ChessGame::parse_recorded(&p, "e4").is_ok());
+        assert!(ChessGame::parse_recorded(&p, "e2e4").is_ok());
     }
 
     #[test]

@@ -5,6 +5,12 @@ use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Position, Square, fen::
 
 use crate::record::GameRecord;
 
+/// The largest move number a FEN tag may give: move numbers are counted
+/// in 32 bits (shakmaty's), and a game of the longest record claim mode
+/// reads (64 MiB of text, under 12 million moves) stays far below 2^32
+/// from it, so no label saturates.
+pub const MAX_FEN_MOVE_NUMBER: u32 = 1_000_000_000;
+
 /// How a chess record starts.
 #[derive(Clone, Debug)]
 pub struct Start {
@@ -58,6 +64,15 @@ pub fn start_position(record: &GameRecord<'_>) -> Result<Start, (usize, String)>
     let text = fen_tag.value.trim();
     let fen = Fen::from_ascii(text.as_bytes())
         .map_err(|e| (fen_tag.offset, format!("bad FEN \"{text}\": {e}")))?;
+    let number = fen.as_setup().fullmoves.get();
+    if number > MAX_FEN_MOVE_NUMBER {
+        return Err((
+            fen_tag.offset,
+            format!(
+                "FEN \"{text}\": move number {number} is over {MAX_FEN_MOVE_NUMBER}, the largest a record may start from (move numbers are counted in 32 bits, and no game comes near it)"
+            ),
+        ));
+    }
     // Castling rights written as files (Shredder-FEN) or naming a rook that
     // is not the outermost mark a Chess960 game.
     if let Some(castling) = text.split_ascii_whitespace().nth(2)
@@ -99,4 +114,30 @@ fn is_chess960_castling(pos: &Chess) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Encoding, Reader};
+
+    fn start_of(pgn: &str) -> Result<Start, (usize, String)> {
+        let mut r = Reader::new(pgn.as_bytes(), Encoding::Utf8);
+        let game = r.next_game().unwrap().unwrap();
+        start_position(&game)
+    }
+
+    #[test]
+    fn move_numbers_near_2_to_the_32_are_refused_at_the_fen_tag() {
+        let e = start_of("[Event \"e\"]\n[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 4294967295\"]\n\n*\n")
+            .unwrap_err();
+        assert_eq!(e.0, 12);
+        assert!(
+            e.1.contains("move number 4294967295 is over 1000000000"),
+            "{}",
+            e.1
+        );
+        let s = start_of("[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1000000000\"]\n\n*\n").unwrap();
+        assert_eq!(s.position.fullmoves().get(), 1_000_000_000);
+    }
 }

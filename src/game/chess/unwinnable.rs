@@ -18,6 +18,9 @@ use shakmaty::{
 };
 
 pub use crate::game::{Search, Win};
+pub use shorten::shorten as shorten_helpmate;
+
+mod shorten;
 
 /// The most pieces a side may have for the analyser. The `chess` crate
 /// under it lists the moves of the side to move in a fixed array of 18

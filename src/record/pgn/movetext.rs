@@ -36,8 +36,9 @@ impl<'a> Reader<'a> {
                 b'}' => return self.err(at, "'}' with no comment open"),
                 b']' => return self.err(at, "']' outside a tag"),
                 b'"' => return self.err(at, "a string ('\"') in the movetext"),
-                // A new tag section: this game had no termination marker.
-                b'[' => return Ok(()),
+                // The next game's tags: this game had no termination marker.
+                b'[' if boundary::is_game_start(b, at) => return Ok(()),
+                b'[' => return self.err(at, BRACKET_IN_MOVETEXT),
                 b'$' => {
                     let mut i = at + 1;
                     while i < b.len() && b[i].is_ascii_digit() {
@@ -70,7 +71,7 @@ impl<'a> Reader<'a> {
         let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
         if digits > 0 && b.get(at + digits) == Some(&b'.') {
             let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
-            self.pos = at + digits + dots;
+            self.pos = dots_apart(b, at + digits + dots);
             return Ok(false);
         }
         let end = token_end(b, at);
@@ -162,8 +163,8 @@ impl<'a> Reader<'a> {
         self.err(open, "unterminated comment: '{' with no closing '}'")
     }
 
-    /// Skips a variation (nested ones too). It ends, unclosed, at a line
-    /// that begins with `[`: the next game's tags.
+    /// Skips a variation (nested ones too). It ends, unclosed, at a game
+    /// start ([`boundary::is_game_start`]): the next game's tags.
     fn skip_variation(&mut self) -> Parse<()> {
         let b = self.bytes;
         let open = self.pos;
@@ -183,7 +184,7 @@ impl<'a> Reader<'a> {
                     continue;
                 }
                 b';' => self.skip_line(),
-                b'[' if boundary::at_line_start(b, self.pos) => break,
+                b'[' if boundary::is_game_start(b, self.pos) => break,
                 0 => {
                     return self.err(
                         self.pos,
@@ -196,6 +197,22 @@ impl<'a> Reader<'a> {
         }
         self.err(open, "unterminated variation: '(' with no closing ')'")
     }
+}
+
+/// A `[` in the movetext that does not start a game (a tag line at the
+/// start of a line after a blank line): never part of the movetext.
+const BRACKET_IN_MOVETEXT: &str = "'[' in the movetext: a command such as [%clk 0:01:00] belongs inside a comment {...}, and a game's tags start a line after a blank line";
+
+/// Where the movetext goes on after a move number ending at `i`: past the
+/// dots of Black's move when spaces stand between them and the number
+/// (`1. ... Ba5`, as chess.js writes it, or `1. ...Ba5`).
+fn dots_apart(b: &[u8], i: usize) -> usize {
+    let j = skip_spaces(b, i);
+    let dots = b[j.min(b.len())..]
+        .iter()
+        .take_while(|&&c| c == b'.')
+        .count();
+    if j > i && dots > 0 { j + dots } else { i }
 }
 
 /// The termination marker `word` is, if it is one.

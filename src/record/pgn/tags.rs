@@ -29,13 +29,21 @@ impl<'a> Reader<'a> {
             );
         }
         let value_start = i + 1;
-        let (value_end, has_escape) = self.tag_value_end(open, value_start, name)?;
+        let (mut value_end, has_escape) = self.tag_value_end(open, value_start, name)?;
         i = skip_line_spaces(b, value_end + 1);
+        let mut quotes_unescaped = false;
         if i >= b.len() || b[i] != b']' {
-            return self.err(
-                open,
-                format!("unterminated tag [{name} ...]: no closing ']'"),
-            );
+            // `[White ""Socrates Expert""]`: quotes in the value that are
+            // not escaped. Read as python-chess reads it, up to a `"` that
+            // the `]` follows on the line.
+            let Some(q) = quote_before_bracket(b, value_end + 1) else {
+                return self.err(
+                    open,
+                    format!("unterminated tag [{name} ...]: no closing ']'"),
+                );
+            };
+            (value_end, quotes_unescaped) = (q, true);
+            i = skip_line_spaces(b, q + 1);
         }
         self.pos = i + 1;
         let value = self.decode_value(value_start, value_end, name, latin1)?;
@@ -49,6 +57,7 @@ impl<'a> Reader<'a> {
             value,
             offset: open,
             end: self.pos,
+            quotes_unescaped,
         })
     }
 
@@ -119,4 +128,17 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// The first `"` at or after `from` on its line that a `]` follows (spaces
+/// between them allowed).
+fn quote_before_bracket(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < b.len() && !boundary::is_eol(b[i]) && b[i] != 0 {
+        if b[i] == b'"' && b.get(skip_line_spaces(b, i + 1)) == Some(&b']') {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }

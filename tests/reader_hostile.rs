@@ -1,0 +1,173 @@
+//! Issue 20's and 21's reader items through the binary: a `[` in the
+//! movetext, damaged tag lines, bounded claim mode, FEN move numbers.
+
+mod common;
+use common::{games_scanned, run, run_with_stdin, temp_file};
+
+const CLK: &[u8] = b"[Event \"a\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 [%clk 0:01:00] 4. Ng1 Ng8 *\n\n[Event \"b\"]\n\n1. e4 *\n";
+
+#[test]
+fn a_bracket_in_the_movetext_is_an_error_of_its_game_and_no_verdict() {
+    let path = temp_file("clk.pgn", CLK);
+    let r = run(&[&path, "--game", "1"]);
+    assert_eq!(r.status, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(":3:34: error: '[' in the movetext"),
+        "{}",
+        r.stderr
+    );
+    // The game after it keeps its number.
+    let r = run(&[&path, "--game", "2"]);
+    assert!(r.stdout.contains("Game 2 of"), "{}", r.stdout);
+    assert!(r.stdout.contains(", b"), "{}", r.stdout);
+    // The scan, whole and through the chunker (standard input), agrees.
+    for (args, stdin) in [
+        (&["scan", &path][..], None),
+        (&["scan", "-", "--jobs", "3"], Some(CLK)),
+    ] {
+        let r = run_with_stdin(args, stdin);
+        assert_eq!(games_scanned(&r.stderr), 2, "{}", r.stderr);
+        assert_eq!(r.stdout.matches("parse-error").count(), 1, "{}", r.stdout);
+    }
+}
+
+#[test]
+fn a_damaged_tag_line_does_not_split_a_game() {
+    // chess.js's tests-pgn-0.pgn: one game, `<br />` between its tags.
+    let mut text = b"[Event \"?\"]<br />[Site \"?\"]<br />[White \"J\"]<br />[X? \"True\"]<br /><br />1. d4 d5 1-0 \n\n".to_vec();
+    text.extend_from_slice(b"[Event \"b\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+    let path = temp_file("br.pgn", &text);
+    let r = run(&["scan", &path]);
+    assert_eq!(games_scanned(&r.stderr), 2, "{}", r.stderr);
+    assert!(r.stdout.contains("game 2 (? – ?)"), "{}", r.stdout);
+    assert!(r.stdout.contains("checkmate"), "{}", r.stdout);
+}
+
+#[test]
+fn uci_moves_spaced_dots_and_unescaped_quotes() {
+    // python-chess's uci-moves.pgn: a UCI move is named as such.
+    let path = temp_file("uci.pgn", b"[Event \"e\"]\n\ng1f3 c7c5 1/2-1/2\n");
+    let r = run(&["scan", &path]);
+    assert!(r.stdout.contains("'g1f3' is a UCI move"), "{}", r.stdout);
+    assert!(r.stdout.contains("here it is Nf3"), "{}", r.stdout);
+    // chess.js: `1. ... Ba5`.
+    let text = b"[FEN \"rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\"]\n\n1. ... Bb4+ 2. c3 *\n";
+    let path = temp_file("dots.pgn", text);
+    let r = run(&["scan", &path]);
+    assert!(!r.stdout.contains("error"), "{}", r.stdout);
+    // pychess's `[White ""Socrates Expert""]`: read, with a note.
+    let text = b"[Event \"e\"]\n[White \"\"Socrates Expert\"\"]\n\n1. e4 *\n";
+    let path = temp_file("quotes.pgn", text);
+    let r = run(&[&path]);
+    assert!(
+        r.stdout.contains("\"Socrates Expert\" – ?"),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(
+        r.stdout
+            .contains("the tag at 2:1 holds '\"' that are not escaped"),
+        "{}",
+        r.stdout
+    );
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(bytes).unwrap();
+    z.finish().unwrap()
+}
+
+#[test]
+fn a_truncated_gz_decides_the_games_read_whole() {
+    let mut text = String::new();
+    for i in 0..200 {
+        text.push_str(&format!(
+            "[Event \"e{i}\"]\n[White \"W{i}\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n\n"
+        ));
+    }
+    let z = gzip(text.as_bytes());
+    let path = temp_file("cut.pgn.gz", &z[..z.len() * 2 / 3]);
+    let r = run(&[&path, "--game", "1"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Claim VALID"), "{}", r.stdout);
+    // The game cut short is an error at the place where reading stopped.
+    let r = run(&[&path, "--game", "200"]);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("error: cannot read: "), "{}", r.stderr);
+    assert!(r.stderr.contains("is cut short there"), "{}", r.stderr);
+}
+
+#[test]
+fn claim_mode_does_not_hold_a_game_over_the_limit() {
+    // A comment of 17 MiB: game 1 is too large, game 2 is read.
+    let mut text = b"[Event \"big\"]\n\n1. e4 {".to_vec();
+    text.resize(text.len() + (17 << 20), b'x');
+    text.extend_from_slice(
+        b"} e5 *\n\n[Event \"small\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n",
+    );
+    let z = gzip(&text);
+    drop(text);
+    let path = temp_file("big.pgn.gz", &z);
+    let r = run(&[&path, "--game", "1"]);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains(":1:1: error: game 1: the game is"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("over the 16 MiB a game may hold"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&[&path, "--game", "2"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(", small"), "{}", r.stdout);
+}
+
+#[test]
+fn claim_mode_refuses_a_game_of_more_than_a_million_plies() {
+    let mut text = b"[Event \"long\"]\n\n".to_vec();
+    for i in 0..250_001 {
+        text.extend_from_slice(
+            format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * i + 1, 2 * i + 2).as_bytes(),
+        );
+    }
+    text.extend_from_slice(b"*\n");
+    let path = temp_file("long.pgn", &text);
+    let r = run(&[&path]);
+    assert_eq!(r.status, 2, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains(":250003:9: error: the game has 1000004 plies, over the 1000000"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_claim_page_draws_a_position_once_however_often_it_stood() {
+    let mut text = b"[Event \"long\"]\n\n".to_vec();
+    for i in 0..100 {
+        text.extend_from_slice(
+            format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * i + 1, 2 * i + 2).as_bytes(),
+        );
+    }
+    text.extend_from_slice(b"*\n");
+    let path = temp_file("often.pgn", &text);
+    let r = run(&[&path, "--format", "html"]);
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let boards = r.stdout.matches("<svg class=\"board").count();
+    assert!(boards <= 3, "{boards} boards");
+    assert!(
+        r.stdout
+            .contains("… and 61 more occurrences of this position"),
+        "{}",
+        r.stdout.len()
+    );
+    assert!(r.stdout.len() < 200_000, "{}", r.stdout.len());
+}
