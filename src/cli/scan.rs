@@ -90,7 +90,13 @@ impl ScanArgs {
                 .record
                 .scan_options(self.dead_search, self.min_draw_moves),
             encoding: self.record.encoding.encoding(),
-            min_severity: self.min_severity(),
+            // The HTML page counts every finding and lists those at or
+            // above the severity itself.
+            min_severity: if self.format == ScanFormat::Html {
+                Severity::Info
+            } else {
+                self.min_severity()
+            },
             follow: self.follow,
         }
     }
@@ -228,12 +234,30 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
+/// The HTML page, told what its header says.
+fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sink + 'a> {
+    use crate::report::html_scan::{Head, Html};
+    let head = Head {
+        inputs: args.paths.clone(),
+        rules: args.settings().options.rules,
+        min: args.min_severity(),
+        ..Head::default()
+    };
+    Box::new(crate::report::scan::Printed {
+        printer: Html::new(head),
+        out,
+    })
+}
+
 pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut sink = Terminal {
-        printer: crate::printer(args.format(colour), out),
+        printer: match args.format {
+            ScanFormat::Html => html_page(&args, out),
+            _ => crate::printer(args.format(colour), out),
+        },
         progress: !args.no_progress && std::io::stderr().is_terminal(),
         bar: None,
         not_written: (args.format == ScanFormat::Pgn).then(Vec::new),

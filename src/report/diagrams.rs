@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::claims::{Replay, Verdict};
-use crate::game::Game;
 use crate::game::board::Board;
+use crate::game::{Game, Side};
 
 /// Near misses drawn (the text report lists as many; the rest are counted).
 pub const NEAR_MISSES_DRAWN: usize = 12;
@@ -22,6 +22,25 @@ pub const OCCURRENCES_LISTED: usize = 40;
 /// distinct position ([`Diagrams::by_board`]).
 pub const OCCURRENCES_DRAWN: usize = 12;
 
+/// Plies of the record shown around the claim point, at most.
+pub const RECORD_PLIES: usize = 120;
+/// A record up to this claim point is shown whole.
+pub const RECORD_WHOLE: usize = 40;
+/// Plies shown after the claim point (what was played after the claim).
+pub const RECORD_AFTER: usize = 6;
+
+/// One move of the record as the claim report prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The ply this move produces (1 for the first move).
+    pub ply: usize,
+    /// The move number and the side that made the move.
+    pub number: u32,
+    pub side: Side,
+    /// The move in the game's notation ("Nf3").
+    pub notation: String,
+}
+
 /// Boards by ply; the written move's position is at `verdict.ply + 1`.
 /// Each distinct board is kept once: a position that stood 250,000 times
 /// is one board (the occurrences of a repetition are one position).
@@ -33,6 +52,12 @@ pub struct Diagrams {
     at: BTreeMap<usize, usize>,
     /// The squares the move producing each position touched.
     pub moved: BTreeMap<usize, Vec<usize>>,
+    /// The record around the claim point: from a little before the first
+    /// occurrence (or the last resetting move) to a few moves after the
+    /// claim, at most [`RECORD_PLIES`] plies before it.
+    pub record: Vec<RecordMove>,
+    /// The record has moves before the first one shown.
+    pub record_cut: bool,
 }
 
 impl Diagrams {
@@ -130,7 +155,49 @@ impl Diagrams {
             d.moved.insert(p + 1, after.changed(&before));
             d.insert(p + 1, &after);
         }
+        d.record_window(replay, v);
         d
+    }
+
+    /// The moves around the claim point, in the game's notation.
+    fn record_window<G: Game>(&mut self, replay: &Replay<G>, v: &Verdict) {
+        let p = v.ply.min(replay.len());
+        // The count's start matters to a count claim only.
+        let counted = v.grounds.iter().any(|g| g.rule != "threefold-repetition")
+            || v.reasons
+                .iter()
+                .any(|r| matches!(r, crate::claims::Reason::CountShort { .. }));
+        let first = v
+            .repetitions
+            .iter()
+            .copied()
+            .chain(counted.then_some(v.count.since_ply))
+            .filter(|&q| q <= p)
+            .min()
+            .unwrap_or(p);
+        // Two plies of context before the first position the claim names,
+        // at least the last few moves, and no more than RECORD_PLIES.
+        // A short record is shown whole.
+        let lo = if p <= RECORD_WHOLE {
+            0
+        } else {
+            first
+                .saturating_sub(2)
+                .min(p.saturating_sub(8))
+                .max(p.saturating_sub(RECORD_PLIES))
+        };
+        let hi = (p + RECORD_AFTER).min(replay.len());
+        let mut pos = replay.position(lo);
+        for (i, m) in replay.moves.iter().enumerate().take(hi).skip(lo) {
+            self.record.push(RecordMove {
+                ply: i + 1,
+                number: G::move_number(&pos),
+                side: G::side_to_move(&pos),
+                notation: G::notation(&pos, m),
+            });
+            G::play(&mut pos, m, 0);
+        }
+        self.record_cut = lo > 0;
     }
 }
 

@@ -44,22 +44,40 @@ pub fn claim(r: &ClaimReport) -> String {
             r.players.0,
             r.players.1
         ),
-        "",
+        super::sign::CSS,
         &mut s,
     );
     verdict(r, &mut s);
     header(r, &mut s);
+    super::sign::record(r, &mut s);
     game_over(r, &mut s);
     grounds(r, &mut s);
+    s.push_str("<div class=\"groups\">");
     occurrences(r, &mut s);
     near_misses(r, &mut s);
-    count_strip(r, &mut s);
+    s.push_str("</div>\n");
+    if !r.verdict.near_misses.is_empty() {
+        s.push_str("<p class=\"legend\">Same pieces, not the same position: ringed in red, the right (castling, en passant) or the side to move that differs.</p>\n");
+    }
+    // A count claim's count is evidence; any other claim's is a side note.
+    let counted = super::sign::counted(r);
+    if counted {
+        count_strip(r, &mut s);
+    }
+    s.push_str("<div class=\"tail\"><div>");
+    if !counted {
+        count_strip(r, &mut s);
+    }
     dead(r, &mut s);
+    penalty(r, &mut s);
+    s.push_str("</div><div>");
     follows(r, &mut s);
+    s.push_str("</div></div>\n");
+    super::sign::block(r, &mut s);
     let _ = write!(
         s,
-        "<footer><p>Position claimed: <span class=\"fen\">{}</span></p>\
-         <p>Written by verify-claim {} from {}, game {}.</p></footer>\n</body></html>\n",
+        "<footer><p>Position claimed: <span class=\"fen\">{}</span>. \
+         Written by verify-claim {} from {}, game {}.</p></footer>\n</body></html>\n",
         esc(&r.fen),
         env!("CARGO_PKG_VERSION"),
         esc(&r.file),
@@ -77,12 +95,14 @@ fn verdict(r: &ClaimReport, s: &mut String) {
         if v.valid { "valid" } else { "not valid" }
     );
     for g in &v.grounds {
+        let plies: Vec<String> = g.plies.iter().map(|p| format!("ply {p}")).collect();
         let _ = write!(
             s,
-            "<p><b>{}</b> {}: Article {}</p>",
+            "<p><b>{}</b> {}: Article {} ({}).</p>",
             rule_words(g.rule),
             form_words(g.form),
-            esc(g.article)
+            esc(g.article),
+            plies.join(", ")
         );
     }
     if let Some(first) = v.reasons.first() {
@@ -106,38 +126,41 @@ fn capital(t: &str) -> String {
 fn header(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
     s.push_str("<h2>The game and the claim</h2><dl class=\"head\">");
-    let mut item = |k: &str, val: &str| {
-        let _ = write!(s, "<dt>{k}</dt><dd>{}</dd>", esc(val));
+    // Pairs share a line; a long value (wide) has the line to itself.
+    let mut item = |k: &str, val: &str, wide: bool| {
+        let w = if wide { " class=\"wide\"" } else { "" };
+        let _ = write!(s, "<dt{w}>{k}</dt><dd{w}>{}</dd>", esc(val));
     };
     if let Some(e) = &r.event {
-        item("Event", e);
+        item("Event", e, true);
     }
+    item("White", &r.players.0, false);
+    item("Black", &r.players.1, false);
     if let Some(x) = &r.round {
-        item("Round", x);
+        item("Round", x, false);
     }
-    item("White", &r.players.0);
-    item("Black", &r.players.1);
     if let Some(d) = &r.date {
-        item("Date", d);
+        item("Date", d, false);
     }
-    item("Record", &format!("{}, game {}", r.file, r.game));
+    item("Record", &format!("{}, game {}", r.file, r.game), true);
     let point = if v.ply == 0 {
         "at the start position".to_owned()
     } else {
         r.after(v.ply)
     };
-    item("Claim", &format!("{point} (ply {})", v.ply));
-    let mut who = format!("{} had the move", v.claimant.title());
-    if let Some(by) = v.claimed_by {
-        who.push_str(&format!("; the claim was made by {}", by.title()));
-    }
-    item("Claimant", &who);
+    item("Claim", &format!("{point} (ply {})", v.ply), false);
     item(
         "Written move",
         r.written_label
             .as_deref()
             .unwrap_or("none (a claim on the board)"),
+        false,
     );
+    let mut who = format!("{} had the move", v.claimant.title());
+    if let Some(by) = v.claimed_by {
+        who.push_str(&format!("; the claim was made by {}", by.title()));
+    }
+    item("Claimant", &who, true);
     s.push_str("</dl>\n");
 }
 
@@ -224,21 +247,6 @@ fn game_over(r: &ClaimReport, s: &mut String) {
 
 fn grounds(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    if !v.grounds.is_empty() {
-        s.push_str("<h2>Grounds</h2><ul>");
-        for g in &v.grounds {
-            let plies: Vec<String> = g.plies.iter().map(|p| format!("ply {p}")).collect();
-            let _ = write!(
-                s,
-                "<li>Article {}: {} {} ({}).</li>",
-                esc(g.article),
-                rule_words(g.rule).to_lowercase(),
-                form_words(g.form),
-                plies.join(", ")
-            );
-        }
-        s.push_str("</ul>\n");
-    }
     if v.reasons.len() > 1 {
         s.push_str("<h2>Why the claim fails</h2><ul>");
         for reason in &v.reasons {
@@ -259,7 +267,7 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
     let _ = write!(
         s,
-        "<h2>The position on the board: {} occurrence{}</h2><div class=\"row\">",
+        "<section class=\"group\"><h2>The position on the board: {} occurrence{}</h2><div class=\"row\">",
         v.repetitions.len(),
         if v.repetitions.len() == 1 { "" } else { "s" }
     );
@@ -287,13 +295,13 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         }));
         figure(s, b, &moved(r, q), class, &lines);
     }
-    s.push_str("</div>\n");
+    s.push_str("</div></section>\n");
     if v.repetitions_written.is_empty() {
         return;
     }
     let _ = write!(
         s,
-        "<h2>The position after the written move {}: {} occurrence{}</h2><div class=\"row\">",
+        "<section class=\"group\"><h2>The position after the written move {}: {} occurrence{}</h2><div class=\"row\">",
         esc(r.written_label.as_deref().unwrap_or("")),
         v.repetitions_written.len(),
         if v.repetitions_written.len() == 1 {
@@ -330,7 +338,7 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         lines.extend(occurrence_lines(&group, label));
         figure(s, b, &moved(r, q), class, &lines);
     }
-    s.push_str("</div>\n");
+    s.push_str("</div></section>\n");
 }
 
 fn occurrence_no(plies: &[usize], q: usize) -> usize {
@@ -342,7 +350,7 @@ fn near_misses(r: &ClaimReport, s: &mut String) {
     if v.near_misses.is_empty() {
         return;
     }
-    s.push_str("<h2>Same pieces, not the same position (not counted)</h2><div class=\"row\">");
+    s.push_str("<section class=\"group\"><h2>Same pieces, not counted</h2><div class=\"row\">");
     for n in v.near_misses.iter().take(NEAR_MISSES_DRAWN) {
         let target = match n.of {
             Form::OnTheBoard => v.ply,
@@ -387,7 +395,7 @@ fn near_misses(r: &ClaimReport, s: &mut String) {
             v.near_misses.len() - NEAR_MISSES_DRAWN
         );
     }
-    s.push_str("<p class=\"legend\">Ringed in red: the right (castling, en passant) or the side to move that differs.</p>\n");
+    s.push_str("</section>\n");
 }
 
 /// The move count as a strip of plies, from the last resetting move (or
@@ -403,7 +411,7 @@ fn count_strip(r: &ClaimReport, s: &mut String) {
     };
     let _ = write!(
         s,
-        "<h2>Move count: {} of {} plies</h2><p>{} since {}, the last {}{}; the rule needs {} plies.{}</p>",
+        "<h2>Move count: {} of {} plies</h2><p class=\"small\">{} since {}, the last {}{}; the rule needs {} plies.{}</p>",
         c.plies,
         c.needed,
         plies_words(c.plies),
@@ -430,6 +438,9 @@ fn count_strip(r: &ClaimReport, s: &mut String) {
             None => String::new(),
         }
     );
+    if !super::sign::counted(r) {
+        return;
+    }
     let w = cells * 3;
     let _ = write!(
         s,
@@ -479,7 +490,7 @@ fn dead(r: &ClaimReport, s: &mut String) {
     if r.game_type != crate::game::GameType::Chess {
         return;
     }
-    s.push_str("<h2>Dead position</h2><p>");
+    s.push_str("<h2>Dead position</h2><p class=\"small\">");
     let search = match d.search {
         crate::game::Search::Quick => "quick search",
         crate::game::Search::Full => "full search",
@@ -517,9 +528,8 @@ fn dead(r: &ClaimReport, s: &mut String) {
     s.push_str("</p>\n");
 }
 
-fn follows(r: &ClaimReport, s: &mut String) {
-    let v = &r.verdict;
-    if let Some(p) = &v.penalty {
+fn penalty(r: &ClaimReport, s: &mut String) {
+    if let Some(p) = &r.verdict.penalty {
         let _ = write!(
             s,
             "<h2>What follows from the incorrect claim</h2><p>{} (Article {}).</p>",
@@ -527,7 +537,10 @@ fn follows(r: &ClaimReport, s: &mut String) {
             esc(p.article)
         );
     }
-    s.push_str("<h2>What a record cannot show</h2><ul>");
+}
+
+fn follows(r: &ClaimReport, s: &mut String) {
+    s.push_str("<h2>What a record cannot show</h2><div class=\"small\"><ul>");
     for n in &r.unverifiable {
         let _ = write!(s, "<li>{}</li>", esc(&capital(n)));
     }
@@ -539,5 +552,5 @@ fn follows(r: &ClaimReport, s: &mut String) {
         }
         s.push_str("</ul>");
     }
-    s.push('\n');
+    s.push_str("</div>\n");
 }

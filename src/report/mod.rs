@@ -15,6 +15,7 @@ pub mod page;
 pub mod pgn;
 pub mod position;
 pub mod scan;
+pub mod sign;
 pub mod svg;
 pub mod text;
 pub mod words;

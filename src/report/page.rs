@@ -24,24 +24,24 @@ pub fn esc(s: &str) -> String {
 
 /// The page's style: screen and A4 print (no diagram cut across pages).
 pub const CSS: &str = r#"
-@page { size: A4; margin: 14mm 12mm; }
+@page { size: A4; margin: 8mm 12mm; }
 * { -webkit-print-color-adjust: exact; print-color-adjust: exact; box-sizing: border-box; }
-html { font: 11pt/1.4 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #111; background: #fff; }
+html { font: 10.5pt/1.35 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #111; background: #fff; }
 body { max-width: 190mm; margin: 1.5em auto; padding: 0 1em; }
 h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
-h2 { font-size: 13pt; border-bottom: 1px solid #888; margin: 1.2em 0 .5em; }
+h2 { font-size: 12pt; border-bottom: 1px solid #888; margin: .7em 0 .3em; }
 h3 { font-size: 11pt; margin: .8em 0 .3em; }
 p, li { orphans: 2; widows: 2; }
-.verdict { border: 3px solid; border-radius: 4px; padding: .5em 1em; margin: 0 0 1em; break-inside: avoid; }
+.verdict { border: 3px solid; border-radius: 4px; padding: .3em 1em; margin: 0 0 .6em; break-inside: avoid; }
 .verdict.ok { border-color: #1a7f37; background: #eaf6ec; }
 .verdict.no { border-color: #b42318; background: #fcebea; }
-.verdict h1 { font-size: 26pt; line-height: 1.1; margin: .1em 0 .2em; }
+.verdict h1 { font-size: 18pt; line-height: 1.1; margin: .1em 0 .2em; }
 .verdict p { margin: .2em 0; font-size: 12pt; }
-dl.head { display: grid; grid-template-columns: max-content 1fr; gap: .1em 1em; margin: 0; }
-dl.head dt { font-weight: bold; } dl.head dd { margin: 0; }
+dl.head { display: grid; grid-template-columns: max-content 1fr max-content 1fr; gap: .1em 1em; margin: 0; }
+dl.head dt { font-weight: bold; } dl.head dt.wide { grid-column: 1; } dl.head dd.wide { grid-column: 2 / -1; } dl.head dd { margin: 0; }
 .row { display: flex; flex-wrap: wrap; gap: 4mm 5mm; align-items: flex-start; }
-figure { margin: 0; width: 43mm; break-inside: avoid; page-break-inside: avoid; }
-figure svg.board { width: 43mm; height: auto; display: block; }
+figure { margin: 0; width: 38mm; break-inside: avoid; page-break-inside: avoid; }
+figure svg.board { width: 38mm; height: auto; display: block; }
 figure.compact, figure.compact svg.board { width: 30mm; }
 figcaption { font-size: 8.5pt; line-height: 1.25; text-align: center; margin-top: 1mm; }
 figcaption b { display: block; }
@@ -51,7 +51,7 @@ figure.written svg.board { outline: 2px dashed #1f4e9c; outline-offset: 1px; }
 svg .l { fill: #f0d9b5; } svg .d { fill: #b58863; }
 svg .m { fill: #f6e05e; opacity: .6; }
 svg .x { fill: none; stroke: #d00; stroke-width: 1; }
-svg .c { font: 3px sans-serif; text-anchor: middle; dominant-baseline: central; fill: #333; }
+svg .c { font: bold 4.6px "DejaVu Sans", sans-serif; text-anchor: middle; dominant-baseline: central; fill: #333; }
 svg .g { font: 9.4px "DejaVu Sans", "Noto Sans Symbols2", "Segoe UI Symbol", sans-serif; text-anchor: middle; dominant-baseline: central; }
 svg .g.white { fill: #fff; stroke: #000; stroke-width: .45px; paint-order: stroke; } svg .g.black { fill: #000; }
 svg .n { font: bold 3px sans-serif; text-anchor: end; fill: #fff; paint-order: stroke; stroke: #000; stroke-width: .6px; }
@@ -60,7 +60,8 @@ svg.strip .fen { fill: #9aa5b1; } svg.strip .play { fill: #3b82c4; } svg.strip .
 svg.strip .need { fill: none; stroke: #bbb; stroke-width: .3; } svg.strip text { font: 3.2px sans-serif; fill: #333; }
 .key span { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin: 0 .3em 0 .8em; }
 code, .fen { font-family: "DejaVu Sans Mono", monospace; font-size: 9pt; overflow-wrap: anywhere; }
-footer { margin-top: 2em; font-size: 8.5pt; color: #555; border-top: 1px solid #ccc; }
+.small, .small li { font-size: 9pt; } .small ul { margin: .2em 0; }
+footer { margin-top: .4em; font-size: 7.5pt; color: #555; border-top: 1px solid #ccc; } footer p { margin: .2em 0; }
 @media print { body { margin: 0; max-width: none; padding: 0; } }
 "#;
 

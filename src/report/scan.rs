@@ -109,11 +109,11 @@ pub fn printer<'a, W: Write + 'a>(format: ScanFormat, out: W) -> Box<dyn Sink + 
     }
     match format {
         ScanFormat::Text { colour } => boxed(Text::new(colour), out),
-        ScanFormat::Jsonl => boxed(Jsonl, out),
+        ScanFormat::Jsonl => boxed(Jsonl::default(), out),
         ScanFormat::Csv => boxed(Csv::new(), out),
         ScanFormat::Github(min) => boxed(Github::new(min), out),
         ScanFormat::Pgn(min) => boxed(super::pgn::Pgn::new(min), out),
-        ScanFormat::Html => boxed(super::html_scan::Html::new(), out),
+        ScanFormat::Html => boxed(super::html_scan::Html::new(Default::default()), out),
     }
 }
 
@@ -185,12 +185,20 @@ impl FindingLine {
     }
 }
 
-pub struct Jsonl;
+/// JSON lines. Each line is serialized into `line` (kept from one to the
+/// next), then written at once: serde_json writing through `dyn Write`
+/// made one call per token: 1.6 times the instructions (callgrind).
+#[derive(Default)]
+pub struct Jsonl {
+    line: Vec<u8>,
+}
 
 impl Printer for Jsonl {
     fn finding(&mut self, r: &Row<'_>, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, &FindingLine::new(r))?;
-        writeln!(out)
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, &FindingLine::new(r))?;
+        self.line.push(b'\n');
+        out.write_all(&self.line)
     }
 }
 

@@ -125,7 +125,7 @@ pub fn board(b: &Board, marks: &Marks, title: &str, compact: bool) -> String {
     let (vx, vw, vh) = if compact {
         (0, w + 4, h)
     } else {
-        (-4, w + 8, h + 4)
+        (-6, w + 12, h + 6)
     };
     let _ = write!(
         s,
@@ -195,15 +195,15 @@ pub fn board(b: &Board, marks: &Marks, title: &str, compact: bool) -> String {
                 s,
                 "<text x=\"{}\" y=\"{}\" class=\"c\">{}</text>",
                 f * 10 + 5,
-                h + 3,
+                h as f32 + 3.3,
                 (b'a' + f as u8) as char
             );
         }
         for r in 0..b.ranks {
             let _ = write!(
                 s,
-                "<text x=\"-2\" y=\"{}\" class=\"c\">{}</text>",
-                h - r * 10 - 4,
+                "<text x=\"-3\" y=\"{}\" class=\"c\">{}</text>",
+                h - r * 10 - 5,
                 r + 1
             );
         }

@@ -1,0 +1,163 @@
+//! The parts of the claim report that make it the document an arbiter
+//! signs: the record around the claim point (the claim point, the
+//! occurrences and the count's start marked) and the block for the
+//! arbiter's name, the time of the claim and the decision.
+
+use std::fmt::Write;
+
+use super::ClaimReport;
+use super::diagrams::RecordMove;
+use super::page::esc;
+use crate::game::Side;
+
+/// What a move of the record is to the claim.
+fn marks(r: &ClaimReport, ply: usize) -> (Vec<&'static str>, Option<String>) {
+    let v = &r.verdict;
+    let mut class = Vec::new();
+    let mut note = None;
+    if let Some(i) = v.repetitions.iter().position(|&q| q == ply) {
+        class.push("occ");
+        note = Some(format!("{}", i + 1));
+    }
+    if let Some(i) = v.repetitions_written.iter().position(|&q| q == ply) {
+        class.push("occw");
+        note = Some(format!("w{}", i + 1));
+    }
+    if ply == v.ply {
+        class.push("claim");
+    } else if ply > v.ply {
+        class.push("after");
+    }
+    if ply == v.count.since_ply && counted(r) {
+        class.push("reset");
+    }
+    (class, note)
+}
+
+/// The claim asks a count (its start is marked then).
+pub fn counted(r: &ClaimReport) -> bool {
+    let v = &r.verdict;
+    v.grounds.iter().any(|g| g.rule != "threefold-repetition")
+        || v.reasons
+            .iter()
+            .any(|x| matches!(x, crate::claims::Reason::CountShort { .. }))
+}
+
+fn number(m: &RecordMove, first: bool) -> String {
+    match m.side {
+        Side::White => format!("{}.", m.number),
+        Side::Black if first => format!("{}...", m.number),
+        Side::Black => String::new(),
+    }
+}
+
+/// The record around the claim point, the claim point and the
+/// occurrences marked, the written move in its place.
+pub fn record(r: &ClaimReport, s: &mut String) {
+    let d = &r.diagrams;
+    let Some(first) = d.record.first() else {
+        return;
+    };
+    s.push_str("<h2>The record around the claim</h2><p class=\"record\">");
+    if d.record_cut {
+        let _ = write!(s, "… (from ply {}) ", first.ply);
+    } else {
+        let (class, note) = marks(r, 0);
+        if let Some(n) = note {
+            let _ = write!(
+                s,
+                "<span class=\"m {}\">start<sup>{n}</sup></span> ",
+                class.join(" ")
+            );
+        }
+    }
+    let mut written_done = false;
+    for (i, m) in d.record.iter().enumerate() {
+        if m.ply == r.verdict.ply + 1 {
+            written(r, s);
+            written_done = true;
+        }
+        let (class, note) = marks(r, m.ply);
+        let _ = write!(
+            s,
+            "<span class=\"m {}\">{}{}{}</span> ",
+            class.join(" "),
+            number(m, i == 0 || m.ply == r.verdict.ply + 1),
+            esc(&m.notation),
+            note.map(|n| format!("<sup>{n}</sup>")).unwrap_or_default()
+        );
+    }
+    if !written_done {
+        written(r, s);
+    }
+    s.push_str(
+        "</p><p class=\"legend\">Boxed: the claim point. Numbered: the positions counted \
+         (w: after the written move). Dashed: the written move. Grey: after the claim.",
+    );
+    if counted(r) {
+        s.push_str(" Underlined: the last move that restarted the count.");
+    }
+    s.push_str("</p>\n");
+}
+
+fn written(r: &ClaimReport, s: &mut String) {
+    if let Some(w) = &r.written_label {
+        let note = r
+            .verdict
+            .repetitions_written
+            .iter()
+            .position(|&q| q == r.verdict.ply + 1)
+            .map(|i| format!("<sup>w{}</sup>", i + 1))
+            .unwrap_or_default();
+        let _ = write!(
+            s,
+            "<span class=\"m wr\" title=\"the written move, not played\">{}{note}</span> ",
+            esc(w)
+        );
+    }
+}
+
+/// The block the arbiter fills in and signs.
+pub fn block(r: &ClaimReport, s: &mut String) {
+    let v = &r.verdict;
+    let penalty = v
+        .penalty
+        .as_ref()
+        .map(|p| format!(" ({})", esc(p.article)))
+        .unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "<section class=\"sign\"><h2>The arbiter's decision</h2>\
+         <table><tr><th>Arbiter</th><td class=\"blank\"></td><th>Time of the claim</th><td class=\"blank\"></td></tr>\
+         <tr><th>Clocks at the claim</th><td class=\"blank\">White&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;Black</td><th>Time of the decision</th><td class=\"blank\"></td></tr>\
+         <tr><th>Decision</th><td colspan=\"3\"><span class=\"box\"></span>upheld: the game is drawn \
+         <span class=\"box\"></span>rejected: the game continues{penalty} \
+         <span class=\"legend\">(verify-claim: {})</span></td></tr>\
+         <tr><th>Signature</th><td class=\"blank\" colspan=\"3\"></td></tr></table></section>",
+        if v.valid { "valid" } else { "not valid" },
+    );
+}
+
+/// The style of the record and the block.
+pub const CSS: &str = r#"
+p.record { line-height: 1.9; font-size: 10.5pt; margin: .3em 0; }
+.record .m { white-space: nowrap; padding: 0 .15em; }
+.record .occ, .record .occw { font-weight: bold; background: #e4ecf7; }
+.record sup { font-size: 7pt; color: #1f4e9c; margin-left: .1em; }
+.record .claim { outline: 2px solid #1f4e9c; }
+.record .wr { outline: 2px dashed #1f4e9c; font-weight: bold; }
+.record .after { color: #888; }
+.record .reset { text-decoration: underline 2px; }
+.groups { display: flex; flex-wrap: wrap; column-gap: 6mm; }
+.groups > section.group { flex: 0 1 auto; max-width: 100%; min-width: 55mm; }
+.groups > section.group > h2, .groups > section.group > p { font-size: 11pt; width: 0; min-width: 100%; }
+.groups > section.group > p.legend { font-size: 8pt; }
+.tail { display: grid; grid-template-columns: 1fr 1fr; column-gap: 6mm; }
+.tail > * { min-width: 0; }
+section.sign { break-inside: avoid; page-break-inside: avoid; }
+section.sign table { width: 100%; border-collapse: collapse; font-size: 10pt; }
+section.sign th { text-align: left; font-weight: bold; padding: 1mm 2mm 1mm 0; width: 1%; white-space: nowrap; vertical-align: bottom; }
+section.sign td { padding: 1mm 2mm; vertical-align: bottom; }
+section.sign td.blank { border-bottom: 1px solid #444; height: 7mm; min-width: 40mm; color: #666; font-size: 8.5pt; }
+section.sign .box { display: inline-block; width: 3.5mm; height: 3.5mm; border: 1px solid #111; vertical-align: -.4mm; margin: 0 1mm 0 3mm; }
+"#;
