@@ -17,14 +17,14 @@ export VERIFY_CLAIM_BIN="$CARGO_TARGET_DIR/debug/verify-claim"
 venv="$(mktemp -d "${TMPDIR:-/tmp}/verify-claim-py.XXXXXX")"
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet maturin pytest pyspark pyarrow "pandas<3"
+"$venv/bin/pip" install --quiet maturin pytest pyspark pyarrow "pandas<3" duckdb polars
 "$venv/bin/pip" install --quiet "$repo/python"
 
 # Outside the source tree, so the installed package is the one imported.
 cd "$venv"
 "$venv/bin/python" -c 'import verify_claim, verify_claim.spark; print("verify_claim imported from", verify_claim.__file__)'
 set +e
-"$venv/bin/python" -m pytest -p no:cacheprovider -rs "$here/tests" 2>&1 | tee "$venv/pytest.log"
+"$venv/bin/python" -m pytest -p no:cacheprovider -rs --durations=8 "$here/tests" 2>&1 | tee "$venv/pytest.log"
 status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -eq 5 ]; then

@@ -158,6 +158,9 @@ pub use api::{
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
 pub use diag::{Diagnostic, Place};
+/// The crate's version (`verify-claim --version`).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use game::column_draughts::Rules as ColumnRules;
 pub use game::{GameType, Search, Side};
 pub use laws::Edition;

@@ -1,14 +1,17 @@
 //! Every call into the `verify-claim` crate, in one place: the rest of the
-//! binding sees only strings (the crate's own JSON, as its printers write it)
+//! binding sees the crate's own JSON (claims, positions, findings as
+//! `--format jsonl` lines), Arrow batches of findings ([`crate::batches`]),
 //! and [`Error`].
 
 use std::io;
 use std::sync::mpsc::SyncSender;
 
+use arrow_array::RecordBatch;
 pub use verify_claim::{
-    ClaimKind, ClaimOptions, DeadSearch, Diagnostic, Edition, FindingLine, Findings,
-    PositionOptions, RulesChoice, ScanOptions, ScanSettings, Search,
+    ClaimOptions, Diagnostic, FindingLine, Findings, PositionOptions, ScanSettings,
 };
+
+use crate::batches::{self, Batch};
 
 /// A problem with the input (file, place, message) or with the call itself.
 #[derive(Debug)]
@@ -36,55 +39,6 @@ impl From<Diagnostic> for Error {
     }
 }
 
-fn input_error(file: &str, message: String) -> Error {
-    Error::Input {
-        file: file.to_owned(),
-        line: None,
-        column: None,
-        message,
-    }
-}
-
-const RULES: [&str; 5] = ["auto", "fide-2009", "fide-2014", "fide-2018", "fide-2023"];
-const CLAIMS: [&str; 5] = [
-    "any",
-    "threefold",
-    "fifty",
-    "repetition",
-    "unchanged-material",
-];
-
-fn one_of(what: &str, value: &str, allowed: &[&str]) -> Result<(), Error> {
-    if allowed.contains(&value) {
-        Ok(())
-    } else {
-        Err(Error::Usage(format!(
-            "{what}={value:?}: expected one of {}",
-            allowed.join(", ")
-        )))
-    }
-}
-
-fn search_of(value: &str) -> Result<Search, Error> {
-    match value {
-        "quick" => Ok(Search::Quick),
-        "full" => Ok(Search::Full),
-        _ => Err(Error::Usage(format!(
-            "search={value:?}: expected \"quick\" or \"full\""
-        ))),
-    }
-}
-
-/// What `decide` is asked.
-pub struct Claim<'a> {
-    pub written: Option<&'a str>,
-    pub ply: Option<usize>,
-    pub after: Option<&'a str>,
-    pub game: Option<usize>,
-    pub claim: &'a str,
-    pub rules: &'a str,
-}
-
 /// Where the record comes from.
 pub enum Record<'a> {
     Path(&'a str),
@@ -95,60 +49,99 @@ pub enum Record<'a> {
     },
 }
 
-fn edition_of(rules: &str) -> Result<Option<Edition>, Error> {
-    one_of("rules", rules, &RULES)?;
-    Ok(Edition::from_name(rules))
+/// A message of the crate that names a CLI flag (`--after 31...Kg8: ...`,
+/// `--fen`), worded with the binding's keyword (`after='31...Kg8': ...`).
+pub fn unflag(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let name_len = flag[2..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(flag.len() - 2);
+        let name = &flag[2..2 + name_len];
+        if name.is_empty() {
+            out.push_str("--");
+            rest = &flag[2..];
+            continue;
+        }
+        out.push_str(&name.replace('-', "_"));
+        rest = &flag[2 + name_len..];
+        // `--after 31...Kg8:` and `--game 1`: the value follows a space.
+        if let Some(value) = rest.strip_prefix(' ') {
+            let end = value
+                .find(|c: char| c.is_whitespace() || c == ':' || c == ')' || c == ',')
+                .unwrap_or(value.len());
+            let v = value[..end].trim_end_matches(['.', ';']);
+            if !v.is_empty() {
+                out.push('=');
+                if v.chars().all(|c| c.is_ascii_digit()) {
+                    out.push_str(v);
+                } else {
+                    out.push_str(&format!("{v:?}"));
+                }
+                rest = &value[v.len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn unflagged(d: Diagnostic) -> Error {
+    match Error::from(d) {
+        Error::Input {
+            file,
+            line,
+            column,
+            message,
+        } => Error::Input {
+            file: if file == "--fen" {
+                "<fen>".to_owned()
+            } else {
+                file
+            },
+            line,
+            column,
+            message: unflag(&message),
+        },
+        other => other,
+    }
 }
 
 /// `verify-claim claim --format json`: the JSON object, as the CLI prints it.
-pub fn decide(record: Record<'_>, c: &Claim<'_>) -> Result<String, Error> {
-    one_of("claim", c.claim, &CLAIMS)?;
-    let opts = ClaimOptions {
-        written_move: c.written.map(str::to_owned),
-        after: c.after.map(str::to_owned),
-        ply: c.ply,
-        game: c.game,
-        claim: match c.claim {
-            "threefold" | "repetition" => ClaimKind::Repetition,
-            "fifty" | "unchanged-material" => ClaimKind::Count,
-            _ => ClaimKind::Any,
-        },
-        rules: edition_of(c.rules)?,
-        dead_search: DeadSearch(Search::Full),
-        ..ClaimOptions::default()
-    };
+pub fn decide(record: Record<'_>, opts: &ClaimOptions) -> Result<String, Error> {
     let report = match record {
-        Record::Path(p) => verify_claim::decide_file(p, &opts)?,
-        Record::Bytes { name, bytes } => verify_claim::decide(name, bytes, &opts)?,
-    };
+        Record::Path(p) => verify_claim::decide_file(p, opts),
+        Record::Bytes { name, bytes } => verify_claim::decide(name, bytes, opts),
+    }
+    .map_err(unflagged)?;
     Ok(report.to_json().to_string())
 }
 
 /// `verify-claim check-position --format json`.
-pub fn check_position(fen: &str, search: &str) -> Result<String, Error> {
-    let opts = PositionOptions {
-        search: search_of(search)?,
-        ..PositionOptions::default()
-    };
-    Ok(verify_claim::check_position(fen, &opts)?
+pub fn check_position(fen: &str, opts: &PositionOptions) -> Result<String, Error> {
+    Ok(verify_claim::check_position(fen, opts)
+        .map_err(unflagged)?
         .to_json()
         .to_string())
 }
 
-/// Scan options from the binding's arguments.
-pub fn scan_options(rules: &str, dead_search: &str) -> Result<ScanOptions, Error> {
-    Ok(ScanOptions {
-        rules: edition_of(rules)?.map_or(RulesChoice::Auto, RulesChoice::Fixed),
-        dead_search: search_of(dead_search)?,
-        ..ScanOptions::default()
-    })
-}
-
-/// What a scan sends to the consumer: JSON lines (whole lines, `\n`-ended,
-/// as `--format jsonl` prints them), then one `Done`.
+/// What a scan sends to the consumer: findings (as whole `\n`-ended JSON
+/// lines, as `--format jsonl` prints them, or as an Arrow batch), then one
+/// `Done`.
 pub enum Msg {
     Lines(Vec<u8>),
+    Batch(RecordBatch),
     Done(Result<Totals, Vec<Error>>),
+}
+
+/// How findings leave the scan.
+pub enum Form {
+    Json,
+    /// Arrow batches; `Some(task)`: with Spark's `_task` and `_n` columns.
+    Arrow(Option<i64>),
 }
 
 /// Games and lines read (for a byte range: to number the next range's).
@@ -158,41 +151,61 @@ pub struct Totals {
     pub lines: u64,
 }
 
-/// Batches of JSON lines for the consumer; a consumer gone away is a
-/// broken pipe, which stops the scan.
+enum Buffer {
+    Json(Vec<u8>),
+    Arrow(Box<Batch>),
+}
+
+/// Batches of findings for the consumer; a consumer gone away is a broken
+/// pipe, which stops the scan.
 struct Sink {
     tx: SyncSender<Msg>,
-    buf: Vec<u8>,
+    buf: Buffer,
     errors: Vec<Error>,
 }
 
+/// Bytes of JSON lines per batch.
 const BATCH: usize = 1 << 15;
 
 impl Sink {
-    fn new(tx: SyncSender<Msg>) -> Sink {
+    fn new(tx: SyncSender<Msg>, form: Form) -> Sink {
+        let buf = match form {
+            Form::Json => Buffer::Json(Vec::new()),
+            Form::Arrow(task) => Buffer::Arrow(Box::new(Batch::new(task))),
+        };
         Sink {
             tx,
-            buf: Vec::new(),
+            buf,
             errors: Vec::new(),
         }
     }
 
-    /// One finding, serialised by the crate's own type.
-    fn line(&mut self, f: &FindingLine) -> io::Result<()> {
-        line_into(&mut self.buf, f)?;
-        if self.buf.len() >= BATCH {
-            self.flush()?;
-        }
-        Ok(())
+    /// One finding, serialised by the crate's own type or into the batch.
+    fn finding(&mut self, f: &FindingLine) -> io::Result<()> {
+        let full = match &mut self.buf {
+            Buffer::Json(buf) => {
+                line_into(buf, f)?;
+                buf.len() >= BATCH
+            }
+            Buffer::Arrow(b) => {
+                b.push(f);
+                b.rows() >= batches::ROWS
+            }
+        };
+        if full { self.flush(false) } else { Ok(()) }
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        if self.buf.is_empty() {
-            return Ok(());
-        }
-        let batch = std::mem::take(&mut self.buf);
+    /// What is buffered to the consumer; `last`: an Arrow scan with no
+    /// finding still sends one (empty) batch, which carries the schema.
+    fn flush(&mut self, last: bool) -> io::Result<()> {
+        let msg = match &mut self.buf {
+            Buffer::Json(buf) if buf.is_empty() => return Ok(()),
+            Buffer::Json(buf) => Msg::Lines(std::mem::take(buf)),
+            Buffer::Arrow(b) if b.rows() == 0 && !last => return Ok(()),
+            Buffer::Arrow(b) => Msg::Batch(b.finish().map_err(io::Error::other)?),
+        };
         self.tx
-            .send(Msg::Lines(batch))
+            .send(msg)
             .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
     }
 
@@ -203,19 +216,19 @@ impl Sink {
         for item in findings.by_ref() {
             match item {
                 Ok(f) => {
-                    if self.line(&f).is_err() {
+                    if self.finding(&f).is_err() {
                         return;
                     }
                 }
                 Err(d) => {
-                    self.errors.extend(last.take().map(Error::from));
+                    self.errors.extend(last.take().map(unflagged));
                     last = Some(d);
                 }
             }
         }
         let done = match findings.summary() {
             Some(s) => {
-                self.errors.extend(last.map(Error::from));
+                self.errors.extend(last.map(unflagged));
                 let totals = Totals {
                     games: s.games as u64,
                     lines: s.lines,
@@ -231,7 +244,7 @@ impl Sink {
                 last.map_or_else(|| "the scan stopped".to_owned(), |d| d.to_string()),
             )]),
         };
-        if self.flush().is_ok() {
+        if self.flush(true).is_ok() {
             let _ = self.tx.send(Msg::Done(done));
         }
     }
@@ -243,65 +256,64 @@ fn line_into(buf: &mut Vec<u8>, f: &FindingLine) -> io::Result<()> {
     Ok(())
 }
 
-fn settings(jobs: usize, options: ScanOptions) -> ScanSettings {
-    ScanSettings {
-        jobs: Some(jobs),
-        options,
-        ..ScanSettings::default()
-    }
+/// What a scan reads.
+pub enum What {
+    /// Files and directories, walked (`verify-claim scan PATHS`).
+    Paths(Vec<String>),
+    /// Records in memory, named `name` (`verify-claim scan -`).
+    Bytes { name: String, data: Vec<u8> },
+    /// One Spark task: a whole file (decompressed), no error if it holds
+    /// no game.
+    File(String),
+    /// One Spark task: the games that start in bytes `[start, end)` of a
+    /// plain file, numbered from the range's first game.
+    Range { path: String, start: u64, end: u64 },
 }
 
-/// `verify-claim scan --format jsonl` over paths (files, directories,
-/// compressed files), on `jobs` threads; blocks until done.
-pub fn scan_paths(paths: Vec<String>, jobs: usize, opts: ScanOptions, tx: SyncSender<Msg>) {
-    Sink::new(tx).drain(verify_claim::scan_paths(&paths, &settings(jobs, opts)));
-}
-
-/// The same over records in memory, named `name`.
-pub fn scan_bytes(name: &str, data: Vec<u8>, jobs: usize, opts: ScanOptions, tx: SyncSender<Msg>) {
-    let findings = verify_claim::scan_reader(name, io::Cursor::new(data), &settings(jobs, opts));
-    Sink::new(tx).drain(findings);
-}
-
-/// One Spark task over a whole file (decompressed), on one core.
-pub fn scan_file(path: String, opts: ScanOptions, tx: SyncSender<Msg>) {
-    let source = verify_claim::Source::File(path);
-    Sink::new(tx).drain(verify_claim::scan(source, &settings(1, opts)));
-}
-
-/// One Spark task over the games that start in bytes `[start, end)` of a
-/// plain file; game and line numbers count from the range's first game.
-pub fn scan_range(path: &str, (start, end): (u64, u64), opts: ScanOptions, tx: SyncSender<Msg>) {
-    let findings = verify_claim::scan_range(path, start, end, &settings(1, opts));
-    Sink::new(tx).drain(findings);
-}
-
-/// Many small records (one game each, as tables store them): the JSON
-/// lines of each.
-pub fn scan_texts(
-    texts: &[Vec<u8>],
-    name: &str,
-    opts: &ScanOptions,
-) -> Result<Vec<Vec<u8>>, Error> {
-    let settings = settings(1, *opts);
-    let mut out = Vec::with_capacity(texts.len());
-    for t in texts {
-        let mut lines = Vec::new();
-        let mut findings = verify_claim::scan_bytes(name, t, &settings);
-        for item in findings.by_ref() {
-            line_into(&mut lines, &item?).map_err(|e| input_error(name, e.to_string()))?;
+/// Runs the scan, blocking until it is over, its findings to `tx` as `form`.
+pub fn scan(what: What, settings: &ScanSettings, form: Form, tx: SyncSender<Msg>) {
+    let findings = match what {
+        What::Paths(paths) => verify_claim::scan_paths(&paths, settings),
+        What::Bytes { name, data } => {
+            verify_claim::scan_reader(&name, io::Cursor::new(data), settings)
         }
-        out.push(lines);
+        What::File(path) => verify_claim::scan(verify_claim::Source::File(path), settings),
+        What::Range { path, start, end } => verify_claim::scan_range(&path, start, end, settings),
+    };
+    Sink::new(tx, form).drain(findings);
+}
+
+/// Many small records (one game each, as tables store them): the findings
+/// of each, as one Arrow batch and the number of findings of each record.
+pub fn scan_texts(
+    texts: &[Option<&[u8]>],
+    name: &str,
+    settings: &ScanSettings,
+) -> Result<(RecordBatch, Vec<i32>), Error> {
+    let mut batch = Batch::new(None);
+    let mut offsets = Vec::with_capacity(texts.len() + 1);
+    offsets.push(0i32);
+    for t in texts {
+        if let Some(t) = t {
+            let mut findings = verify_claim::scan_bytes(name, t, settings);
+            for item in findings.by_ref() {
+                batch.push(&item.map_err(unflagged)?);
+            }
+        }
+        offsets.push(i32::try_from(batch.rows()).map_err(|_| {
+            Error::Usage("scan_column: more than 2^31 findings in one batch".to_owned())
+        })?);
     }
-    Ok(out)
+    let batch = batch.finish().map_err(|e| Error::Failed(e.to_string()))?;
+    Ok((batch, offsets))
 }
 
 /// The files a scan of `paths` covers, in the CLI's order, with their
 /// sizes and whether byte ranges of them can be scanned; unreadable paths
 /// are errors.
-pub fn expand(paths: &[String]) -> Result<Vec<(String, u64, bool)>, Error> {
-    verify_claim::input_files(paths, false)
+pub fn expand(paths: &[String], follow: bool) -> Result<Vec<(String, u64, bool)>, Error> {
+    verify_claim::input_files(paths, follow)
         .into_iter()
-        .map(|f| f.map(|f| (f.path, f.len, f.plain)).map_err(Error::from))
+        .map(|f| f.map(|f| (f.path, f.len, f.plain)).map_err(unflagged))
         .collect()
 }

@@ -1,22 +1,31 @@
 //! The native module `verify_claim._native`: thin wrappers over
-//! [`engine`], which holds every call into the crate. Results cross as the
-//! crate's own JSON text; the Python package (`verify_claim/__init__.py`)
-//! turns it into dicts.
+//! [`engine`], which holds every call into the crate, and [`options`],
+//! which checks the keyword arguments. Claims and positions cross as the
+//! crate's own JSON text; findings as JSON lines (for `scan`'s dicts) or as
+//! Arrow record batches built in Rust (`scan_arrow`, Spark), handed to
+//! pyarrow through the Arrow C data interface (pyo3-arrow).
 #![forbid(unsafe_code)]
 
+mod batches;
 mod engine;
+mod options;
 
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, sync_channel};
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray};
+use arrow_schema::{DataType, Field};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use pyo3_arrow::{PyArray, PyRecordBatch, PySchema};
 
-use engine::{Claim, Error, Msg, Record, Totals};
+use engine::{Error, Form, Msg, Record, Totals, What};
+use verify_claim::ScanSettings;
 
-/// Batches of JSON lines in flight between a scan and its consumer: the
-/// scan waits when the consumer does not keep up, so memory stays bounded.
+/// Batches in flight between a scan and its consumer: the scan waits when
+/// the consumer does not keep up, so memory stays bounded.
 const IN_FLIGHT: usize = 8;
 
 fn to_py(py: Python<'_>, e: Error) -> PyErr {
@@ -30,7 +39,7 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
             message,
         } => match py
             .import("verify_claim._errors")
-            .and_then(|m| m.getattr("InputError"))
+            .and_then(|m| m.getattr("error_of"))
             .and_then(|c| c.call1((message, file, line, column)))
         {
             Ok(v) => PyErr::from_value(v),
@@ -41,43 +50,107 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
 
 /// `path` is a file to read; otherwise `data` is the record, shown as `name`.
 #[pyfunction]
-#[pyo3(signature = (path, data, name, written, ply, after, game, claim, rules))]
+#[pyo3(signature = (path, data, name, *, r#move=None, after=None, ply=None, game=None,
+    claim="any", claimant=None, rules="auto", game_type="auto", column_rules="standard",
+    encoding="auto", dead_search="full"))]
 #[allow(clippy::too_many_arguments)]
 fn decide(
     py: Python<'_>,
     path: Option<String>,
     data: Option<&[u8]>,
     name: &str,
-    written: Option<String>,
-    ply: Option<usize>,
+    r#move: Option<String>,
     after: Option<String>,
+    ply: Option<usize>,
     game: Option<usize>,
     claim: &str,
+    claimant: Option<&str>,
     rules: &str,
+    game_type: &str,
+    column_rules: &str,
+    encoding: &str,
+    dead_search: &str,
 ) -> PyResult<String> {
-    let c = Claim {
-        written: written.as_deref(),
+    let opts = options::claim_options(options::ClaimArgs {
+        written: r#move,
+        after,
         ply,
-        after: after.as_deref(),
         game,
         claim,
+        claimant,
         rules,
-    };
+        game_type,
+        column_rules,
+        encoding,
+        dead_search,
+    })
+    .map_err(|e| to_py(py, e))?;
     let result = py.detach(|| match (&path, &data) {
-        (Some(p), _) => engine::decide(Record::Path(p), &c),
-        (None, Some(bytes)) => engine::decide(Record::Bytes { name, bytes }, &c),
+        (Some(p), _) => engine::decide(Record::Path(p), &opts),
+        (None, Some(bytes)) => engine::decide(Record::Bytes { name, bytes }, &opts),
         (None, None) => Err(Error::Usage("decide: no record".to_owned())),
     });
     result.map_err(|e| to_py(py, e))
 }
 
 #[pyfunction]
-fn check_position(py: Python<'_>, fen: &str, search: &str) -> PyResult<String> {
-    py.detach(|| engine::check_position(fen, search))
+#[pyo3(signature = (fen, *, side=None, dead_search="full", game_type="chess",
+    column_rules="standard"))]
+fn check_position(
+    py: Python<'_>,
+    fen: &str,
+    side: Option<&str>,
+    dead_search: &str,
+    game_type: &str,
+    column_rules: &str,
+) -> PyResult<String> {
+    let opts = options::position_options(side, dead_search, game_type, column_rules)
+        .map_err(|e| to_py(py, e))?;
+    py.detach(|| engine::check_position(fen, &opts))
         .map_err(|e| to_py(py, e))
 }
 
-/// Findings of a running scan, as batches of JSON lines (`bytes`).
+/// A scan's options, checked once (`verify_claim.scan`'s keywords).
+#[pyclass(module = "verify_claim._native", frozen)]
+struct Settings(ScanSettings);
+
+#[pymethods]
+impl Settings {
+    #[new]
+    #[pyo3(signature = (*, jobs=None, rules="auto", game_type="auto", column_rules="standard",
+        encoding="auto", dead_search="quick", min_severity="info", min_draw_moves=None,
+        follow=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        jobs: Option<usize>,
+        rules: &str,
+        game_type: &str,
+        column_rules: &str,
+        encoding: &str,
+        dead_search: &str,
+        min_severity: &str,
+        min_draw_moves: Option<u32>,
+        follow: bool,
+    ) -> PyResult<Settings> {
+        options::scan_settings(options::ScanArgs {
+            jobs,
+            rules,
+            game_type,
+            column_rules,
+            encoding,
+            dead_search,
+            min_severity,
+            min_draw_moves,
+            follow,
+        })
+        .map(Settings)
+        .map_err(|e| to_py(py, e))
+    }
+}
+
+/// Findings of a running scan: batches of JSON lines (`bytes`) or
+/// `pyarrow.RecordBatch`es.
 #[pyclass(module = "verify_claim._native")]
 struct Scan {
     rx: Mutex<Receiver<Msg>>,
@@ -90,14 +163,15 @@ impl Scan {
         slf
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyBytes>>> {
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         if self.totals.is_some() {
             return Ok(None);
         }
         let rx = &self.rx;
         let msg = py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok()));
         match msg {
-            Some(Msg::Lines(b)) => Ok(Some(PyBytes::new(py, &b).unbind())),
+            Some(Msg::Lines(b)) => Ok(Some(PyBytes::new(py, &b).into_any())),
+            Some(Msg::Batch(b)) => PyRecordBatch::new(b).into_pyarrow(py).map(Some),
             Some(Msg::Done(Ok(t))) => {
                 self.totals = Some(t);
                 Ok(None)
@@ -105,6 +179,9 @@ impl Scan {
             Some(Msg::Done(Err(mut errors))) => {
                 self.totals = Some(Totals::default());
                 let n = errors.len();
+                if n == 0 {
+                    return Err(PyRuntimeError::new_err("verify-claim: the scan failed"));
+                }
                 let mut first = errors.swap_remove(0);
                 if n > 1
                     && let Error::Input { message, .. } = &mut first
@@ -126,106 +203,137 @@ impl Scan {
     }
 }
 
-fn spawn(job: impl FnOnce(std::sync::mpsc::SyncSender<Msg>) + Send + 'static) -> Scan {
+fn spawn(what: What, settings: ScanSettings, form: Form) -> Scan {
     let (tx, rx) = sync_channel(IN_FLIGHT);
-    std::thread::spawn(move || job(tx));
+    std::thread::spawn(move || engine::scan(what, &settings, form, tx));
     Scan {
         rx: Mutex::new(rx),
         totals: None,
     }
 }
 
-fn jobs_or_all(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+fn form(arrow: bool) -> Form {
+    if arrow { Form::Arrow(None) } else { Form::Json }
 }
 
 #[pyfunction]
-fn scan_paths(
-    py: Python<'_>,
-    paths: Vec<String>,
-    jobs: Option<usize>,
-    rules: &str,
-    dead_search: &str,
-) -> PyResult<Scan> {
-    let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
-    let jobs = jobs_or_all(jobs);
-    Ok(spawn(move |tx| engine::scan_paths(paths, jobs, opts, tx)))
+fn scan_paths(paths: Vec<String>, settings: &Settings, arrow: bool) -> Scan {
+    spawn(What::Paths(paths), settings.0, form(arrow))
 }
 
 #[pyfunction]
-fn scan_bytes(
-    py: Python<'_>,
-    data: &[u8],
-    name: String,
-    jobs: Option<usize>,
-    rules: &str,
-    dead_search: &str,
-) -> PyResult<Scan> {
-    let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
-    let jobs = jobs_or_all(jobs);
-    let data = data.to_vec();
-    Ok(spawn(move |tx| {
-        engine::scan_bytes(&name, data, jobs, opts, tx)
-    }))
+fn scan_bytes(data: Vec<u8>, name: String, settings: &Settings, arrow: bool) -> Scan {
+    spawn(What::Bytes { name, data }, settings.0, form(arrow))
 }
 
-/// One Spark task over a whole file (decompressed), on the task's core.
+/// One Spark task over a whole file (decompressed), on the task's core:
+/// Arrow batches with `_task` and `_n`.
 #[pyfunction]
-fn scan_file(py: Python<'_>, path: String, rules: &str, dead_search: &str) -> PyResult<Scan> {
-    let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
-    Ok(spawn(move |tx| engine::scan_file(path, opts, tx)))
+fn scan_file(path: String, settings: &Settings, task: i64) -> Scan {
+    let one = ScanSettings {
+        jobs: Some(1),
+        ..settings.0
+    };
+    spawn(What::File(path), one, Form::Arrow(Some(task)))
 }
 
 /// One Spark task over the games that start in bytes `start..end` of a
 /// plain file.
 #[pyfunction]
-fn scan_range(
-    py: Python<'_>,
-    path: String,
-    start: u64,
-    end: u64,
-    rules: &str,
-    dead_search: &str,
-) -> PyResult<Scan> {
-    let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
-    Ok(spawn(move |tx| {
-        engine::scan_range(&path, (start, end), opts, tx)
-    }))
+fn scan_range(path: String, start: u64, end: u64, settings: &Settings, task: i64) -> Scan {
+    let one = ScanSettings {
+        jobs: Some(1),
+        ..settings.0
+    };
+    spawn(
+        What::Range { path, start, end },
+        one,
+        Form::Arrow(Some(task)),
+    )
 }
 
-/// The JSON lines of each record of `texts` (one game each, typically).
+/// The schema of the finding batches (`task`: with `_task` and `_n`).
 #[pyfunction]
-fn scan_texts(
+fn finding_schema(py: Python<'_>, task: bool) -> PyResult<Bound<'_, PyAny>> {
+    PySchema::new(batches::schema(task)).into_pyarrow(py)
+}
+
+/// The records of an Arrow string or binary array (one game each, as
+/// tables store them; nulls hold no game), each as bytes.
+fn records(array: &ArrayRef) -> PyResult<Vec<Option<&[u8]>>> {
+    let any = array.as_any();
+    let out = if let Some(a) = any.downcast_ref::<StringArray>() {
+        a.iter().map(|s| s.map(str::as_bytes)).collect()
+    } else if let Some(a) = any.downcast_ref::<LargeStringArray>() {
+        a.iter().map(|s| s.map(str::as_bytes)).collect()
+    } else if let Some(a) = any.downcast_ref::<BinaryArray>() {
+        a.iter().collect()
+    } else if let Some(a) = any.downcast_ref::<LargeBinaryArray>() {
+        a.iter().collect()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "the PGN column holds {}, not strings or binary",
+            array.data_type()
+        )));
+    };
+    Ok(out)
+}
+
+/// The findings of each record of an Arrow string or binary array, as a
+/// `pyarrow.ListArray` of finding structs, one list per record.
+#[pyfunction]
+fn scan_array(
     py: Python<'_>,
-    texts: Vec<Bound<'_, PyBytes>>,
+    texts: PyArray,
     name: &str,
-    rules: &str,
-    dead_search: &str,
-) -> PyResult<Vec<Py<PyBytes>>> {
-    let opts = engine::scan_options(rules, dead_search).map_err(|e| to_py(py, e))?;
-    let texts: Vec<Vec<u8>> = texts.iter().map(|t| t.as_bytes().to_vec()).collect();
-    let out = py
-        .detach(|| engine::scan_texts(&texts, name, &opts))
+    settings: &Settings,
+) -> PyResult<Py<PyAny>> {
+    let (array, _) = texts.into_inner();
+    let texts = records(&array)?;
+    let one = ScanSettings {
+        jobs: Some(1),
+        ..settings.0
+    };
+    let list = py
+        .detach(|| -> Result<ArrayRef, Error> {
+            let (batch, offsets) = engine::scan_texts(&texts, name, &one)?;
+            let values = arrow_array::StructArray::from(batch);
+            let item = Field::new("item", DataType::Struct(values.fields().clone()), false);
+            let offsets = arrow_buffer_offsets(offsets);
+            arrow_array::ListArray::try_new(Arc::new(item), offsets, Arc::new(values), None)
+                .map(|l| Arc::new(l) as ArrayRef)
+                .map_err(|e| Error::Failed(e.to_string()))
+        })
         .map_err(|e| to_py(py, e))?;
-    Ok(out.iter().map(|b| PyBytes::new(py, b).unbind()).collect())
+    let list = PyArray::from_array_ref(list);
+    list.to_pyarrow(py).map(Bound::unbind)
+}
+
+/// List offsets from running counts (never decreasing, as built).
+fn arrow_buffer_offsets(offsets: Vec<i32>) -> arrow_buffer::OffsetBuffer<i32> {
+    arrow_buffer::OffsetBuffer::new(arrow_buffer::ScalarBuffer::from(offsets))
 }
 
 #[pyfunction]
-fn expand(py: Python<'_>, paths: Vec<String>) -> PyResult<Vec<(String, u64, bool)>> {
-    py.detach(|| engine::expand(&paths))
+#[pyo3(signature = (paths, follow=false))]
+fn expand(py: Python<'_>, paths: Vec<String>, follow: bool) -> PyResult<Vec<(String, u64, bool)>> {
+    py.detach(|| engine::expand(&paths, follow))
         .map_err(|e| to_py(py, e))
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", verify_claim::VERSION)?;
     m.add_function(wrap_pyfunction!(decide, m)?)?;
     m.add_function(wrap_pyfunction!(check_position, m)?)?;
     m.add_function(wrap_pyfunction!(scan_paths, m)?)?;
     m.add_function(wrap_pyfunction!(scan_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(scan_file, m)?)?;
     m.add_function(wrap_pyfunction!(scan_range, m)?)?;
-    m.add_function(wrap_pyfunction!(scan_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_array, m)?)?;
+    m.add_function(wrap_pyfunction!(finding_schema, m)?)?;
     m.add_function(wrap_pyfunction!(expand, m)?)?;
     m.add_class::<Scan>()?;
+    m.add_class::<Settings>()?;
     Ok(())
 }

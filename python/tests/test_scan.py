@@ -11,6 +11,11 @@ from verify_claim import InputError
 from conftest import FIXTURES, jsonl, run
 
 
+def cli_scan_any(cli, *args):
+    _, out, _ = run(cli, "scan", "--format=jsonl", "--no-progress", *args)
+    return jsonl(out)
+
+
 def cli_scan(cli, *args, stdin=None):
     status, out, err = run(cli, "scan", "--format=jsonl", "--no-progress", *args, stdin=stdin)
     assert status in (0, 1), err
@@ -43,25 +48,93 @@ def test_text_and_bytes_equal_cli_on_stdin(cli):
     for w in want:
         w["file"] = "<string>"
     assert want
-    assert list(verify_claim.scan(data)) == want
-    assert list(verify_claim.scan(data.decode("utf-8"), jobs=2)) == want
+    assert list(verify_claim.scan_text(data)) == want
+    assert list(verify_claim.scan_text(data.decode("utf-8"), jobs=2)) == want
+    for w in want:
+        w["file"] = "sample.pgn"
+    assert list(verify_claim.scan_text(data, name="sample.pgn")) == want
 
 
-def test_unreadable_input_raises_after_the_findings(cli):
-    it = verify_claim.scan([FIXTURES / "scan", Path("/nonexistent/none.pgn")])
+def test_a_string_is_a_path_never_a_record():
+    with pytest.raises(FileNotFoundError) as e:
+        verify_claim.scan("1. e4 e5 *\n")
+    assert e.value.filename == "1. e4 e5 *\n"
+    with pytest.raises(TypeError):
+        verify_claim.scan(b"1. e4 e5 *\n")  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError):
+        verify_claim.scan([FIXTURES, "/nonexistent/none.pgn"])
+
+
+SCAN_OPTIONS = [
+    {"min_severity": "warning"},
+    {"min_severity": "error", "jobs": 1},
+    {"game_type": "chess"},
+    {"game_type": "column-draughts"},
+    {"column_rules": "rejump"},
+    {"encoding": "latin1"},
+    {"encoding": "utf8"},
+    {"min_draw_moves": 30},
+    {"follow": True},
+    {"rules": "fide-2009", "dead_search": "full"},
+]
+
+
+def cli_args(kw):
+    out = []
+    for k, v in kw.items():
+        flag = "--" + k.replace("_", "-")
+        if v is True:
+            out.append(flag)
+        else:
+            out.append(f"{flag}={v}")
+    return out
+
+
+@pytest.mark.parametrize("kw", SCAN_OPTIONS, ids=repr)
+def test_every_scan_option_equals_cli(cli, kw):
+    want = cli_scan(cli, str(FIXTURES), *cli_args(kw))
+    assert list(verify_claim.scan(FIXTURES, **kw)) == want
+    arrow = verify_claim.scan_arrow(FIXTURES, **kw).read_all().to_pylist()
+    assert arrow == [{c: w.get(c) for c in arrow[0]} for w in want] if want else arrow == []
+
+
+def test_the_scan_counts_what_it_read(cli):
+    it = verify_claim.scan(FIXTURES / "scan")
+    assert it.games is None
+    list(it)
+    assert it.games and it.games > 0 and it.lines and it.lines > it.games
+
+
+def test_unreadable_input_raises_after_the_findings(cli, tmp_path):
+    # A file that exists but cannot be read as records: a directory's
+    # content that is not text (a .zst that is not zstd).
+    bad = tmp_path / "broken.pgn.zst"
+    bad.write_bytes(b"not zstd at all\n" * 10)
+    it = verify_claim.scan([FIXTURES / "scan", bad])
     got = []
     with pytest.raises(InputError) as e:
         for f in it:
             got.append(f)
-    assert got == cli_scan(cli, str(FIXTURES / "scan"))
-    assert e.value.file == "/nonexistent/none.pgn"
+    assert got == cli_scan_any(cli, str(FIXTURES / "scan"))
+    assert e.value.file == str(bad)
+    status, _, err = run(cli, "scan", "--format=jsonl", "--no-progress", str(bad))
+    assert status == 2 and e.value.message in err
 
 
 def test_bad_options():
-    with pytest.raises(ValueError, match="rules"):
-        verify_claim.scan(FIXTURES, rules="fide-1900")
-    with pytest.raises(ValueError, match="search"):
-        verify_claim.scan(FIXTURES, dead_search="deep")
+    bad = {"rules": "fide-1900", "dead_search": "deep", "game_type": "go", "column_rules": "x",
+           "encoding": "ascii", "min_severity": "fatal", "jobs": 0}
+    for key, value in bad.items():
+        for call in (verify_claim.scan, verify_claim.scan_arrow):
+            with pytest.raises(ValueError, match=f"^{key}=") as e:
+                call(FIXTURES, **{key: value})
+            assert "--" not in str(e.value)
+        with pytest.raises(ValueError, match=f"^{key}="):
+            verify_claim.scan_text("1. e4 *\n", **{key: value})
+    with pytest.raises(TypeError):
+        verify_claim.scan(FIXTURES, fail_on="error")  # the exit status: not an option here
+    with pytest.raises(TypeError):
+        verify_claim.scan_text("1. e4 *\n", follow=True)
 
 
 def test_corpus_equals_cli(cli, corpus):
@@ -91,9 +164,9 @@ def test_a_worker_panic_raises_naming_file_and_game(tmp_path, monkeypatch):
     path = tmp_path / "panic.pgn"
     path.write_text(games.replace('[Event "2"]', '[Event "debug-panic-py"]'))
     monkeypatch.setenv("VERIFY_CLAIM_DEBUG_PANIC", "debug-panic-py")
-    for source in (path, path.read_bytes()):
+    for scan, source in ((verify_claim.scan, path), (verify_claim.scan_text, path.read_bytes())):
         with pytest.raises(RuntimeError) as e:
-            list(verify_claim.scan(source, jobs=2))
+            list(scan(source, jobs=2))
         assert "game 3: internal error" in str(e.value)
     with pytest.raises(RuntimeError) as e:
         list(verify_claim.scan(path, jobs=1))

@@ -46,8 +46,8 @@ def rows(df):
     return [r.asDict() for r in df.collect()]
 
 
-def cli_scan(*paths):
-    status, out, err = run(cli_path(), "scan", "--format=jsonl", "--no-progress", *map(str, paths))
+def cli_scan(*args):
+    status, out, err = run(cli_path(), "scan", "--format=jsonl", "--no-progress", *map(str, args))
     assert status in (0, 1), err
     return [{c: f.get(c) for c in vcs.COLUMNS} for f in jsonl(out)]
 
@@ -65,6 +65,46 @@ def test_fixtures_with_ranges(spark):
     assert rows(vcs.scan_files(spark, FIXTURES)) == want
 
 
+def plan(df):
+    return df._jdf.queryExecution().executedPlan().toString()
+
+
+def test_no_stage_scans_twice_and_nothing_stays_persisted(spark):
+    # Whole files: no global sort (whose sampling job would run the scan a
+    # second time), no exchange at all.
+    df = vcs.scan_files(spark, FIXTURES)
+    assert "Exchange" not in plan(df) and "rangepartitioning" not in plan(df)
+    # Ranges: the scan runs once into a local checkpoint that Spark
+    # releases with the DataFrame; nothing is cached by name.
+    df = vcs.scan_files(spark, FIXTURES, split_bytes=16384)
+    assert "rangepartitioning" not in plan(df)
+    jsc = spark.sparkContext._jsc
+    assert df.count() > 0
+    del df
+    import gc
+
+    deadline = time.monotonic() + 60
+    while jsc.getPersistentRDDs().size() > 0:
+        assert time.monotonic() < deadline, "the checkpoint of a dropped scan was never released"
+        gc.collect()
+        spark.sparkContext._jvm.System.gc()
+        time.sleep(0.2)
+
+
+def test_options_reach_the_tasks(spark):
+    for kw in ({"min_severity": "warning"}, {"rules": "fide-2014", "dead_search": "full"},
+               {"game_type": "chess", "encoding": "latin1"}, {"column_rules": "rejump"}):
+        flags = [f"--{k.replace('_', '-')}={v}" for k, v in kw.items()]
+        want = cli_scan(FIXTURES, *flags)
+        assert rows(vcs.scan_files(spark, FIXTURES, split_bytes=16384, **kw)) == want
+    with pytest.raises(ValueError, match="^rules="):
+        vcs.scan_files(spark, FIXTURES, rules="fide-1066")
+    with pytest.raises(TypeError):
+        vcs.scan_files(spark, FIXTURES, jobs=2)
+    with pytest.raises(FileNotFoundError):
+        vcs.scan_files(spark, "/nonexistent/x.pgn")
+
+
 def test_corpus_equals_cli(spark, corpus):
     t = time.perf_counter()
     want = cli_scan(corpus)
@@ -80,13 +120,35 @@ def test_corpus_equals_cli(spark, corpus):
 def test_small_files_share_partitions():
     # 180 small files must not cost 180 Spark partitions; order is kept,
     # and every core still gets work.
-    tasks = [((i, f"f{i}.pgn", 0, 0, 0, True), 1000) for i in range(180)]
+    tasks = [((i, f"f{i}.pgn", 0, 0, True), 1000) for i in range(180)]
     groups = vcs._partitions(tasks, 128 << 20, 2)
     assert len(groups) == 2
     assert [t for g in groups for t in g] == [t for t, _ in tasks]
-    big = [((i, "big.pgn", 1 << 20, i, i + 1, False), 1 << 20) for i in range(8)]
+    big = [((i, "big.pgn", i, i + 1, False), 1 << 20) for i in range(8)]
     assert len(vcs._partitions(big, 1 << 20, 2)) == 8
     assert len(vcs._partitions(tasks[:1], 128 << 20, 2)) == 1
+    # Uneven tasks still give every core a partition when there are enough.
+    uneven = [((0, "a.pgn", 0, 0, True), 100 << 20), ((1, "b.pgn", 0, 0, True), 1 << 20)]
+    assert len(vcs._partitions(uneven, 128 << 20, 2)) == 2
+
+
+@pytest.mark.parametrize("parallelism", [2, 3, 8])
+def test_a_large_input_gives_the_default_parallelism_in_tasks(tmp_path, parallelism):
+    # 64 MiB or more: at least `parallelism` tasks and partitions, whatever
+    # split_bytes says (here the default 128 MiB, larger than the file).
+    big = tmp_path / "big.pgn"
+    game = (FIXTURES / "chess/lichess-sample.pgn").read_bytes()
+    with open(big, "wb") as f:
+        while f.tell() < vcs.SPLIT_FLOOR:
+            f.write(game + b"\n")
+    sized = vcs._tasks([str(big)], vcs.SPLIT_BYTES, parallelism)
+    assert len(sized) >= parallelism
+    assert len(vcs._partitions(sized, vcs.SPLIT_BYTES, parallelism)) >= parallelism
+    # The ranges meet: together they are the file.
+    assert sum(size for _, size in sized) == big.stat().st_size
+    small = tmp_path / "small.pgn"
+    small.write_bytes(game)
+    assert len(vcs._tasks([str(small)], vcs.SPLIT_BYTES, parallelism)) == 1
 
 
 def games_of(path):
@@ -95,11 +157,12 @@ def games_of(path):
     piece's first game number and line."""
     from verify_claim import _native
 
+    settings = _native.Settings()
     data = path.read_bytes()
     line_starts = [0] + [m.end() for m in re.finditer(b"\n", data)]
     cuts, game, line = [], 1, 1
     for start in range(0, len(data), 512):
-        native = _native.scan_range(str(path), start, min(start + 512, len(data)), "auto", "quick")
+        native = _native.scan_range(str(path), start, min(start + 512, len(data)), settings, 0)
         for _ in native:
             pass
         games, lines = native.totals()
@@ -136,5 +199,5 @@ def test_scan_column_rows_without_findings_and_bytes(spark):
     df = spark.createDataFrame([(1, "1. e4 e5 *\n"), (2, text), (3, None)], "id long, pgn string")
     out = {r["id"]: r["findings"] for r in vcs.scan_column(df).collect()}
     assert out[1] == [] and out[3] == []
-    want = list(verify_claim.scan(text.encode()))
+    want = list(verify_claim.scan_text(text.encode()))
     assert [f.asDict() for f in out[2]] == [{c: w.get(c) for c in vcs.COLUMNS} for w in want]

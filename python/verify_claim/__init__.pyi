@@ -1,25 +1,201 @@
 import os
-from typing import Any, Dict, Iterable, Iterator, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, TypedDict, Union
 
 from ._errors import InputError as InputError
 
-Record = Union[str, bytes, bytearray, memoryview, os.PathLike[str]]
-Source = Union[Record, Iterable[Union[str, os.PathLike[str]]]]
+__version__: str
 TEXT_NAME: str
 
+PathArg = Union[str, os.PathLike[str]]
+Paths = Union[PathArg, Iterable[PathArg]]
+Text = Union[str, bytes, bytearray, memoryview]
+
+Rules = Literal["auto", "fide-2009", "fide-2014", "fide-2018", "fide-2023"]
+GameTypeAuto = Literal["auto", "chess", "column-draughts"]
+GameType = Literal["chess", "column-draughts"]
+ColumnRules = Literal["standard", "rejump"]
+Encoding = Literal["auto", "utf8", "latin1"]
+DeadSearch = Literal["quick", "full"]
+SideName = Literal["white", "black"]
+ClaimName = Literal["any", "threefold", "fifty", "unchanged-material"]
+SeverityName = Literal["info", "warning", "error"]
+KindName = Literal[
+    "parse-error", "illegal-move", "threefold-claimable", "fifty-move-claimable",
+    "unchanged-material-claimable", "fivefold-repetition", "seventy-five-move",
+    "insufficient-material", "checkmate", "stalemate", "no-moves", "dead-position",
+    "unwinnable-flag-fall", "unwinnable-resignation", "result-mismatch",
+    "moves-after-end", "early-draw-agreement", "no-moves-recorded",
+]
+
+class Ground(TypedDict):
+    """A ground the claim stands on: the rule, its article, the plies."""
+    rule: str
+    article: str
+    plies: List[int]
+    form: str
+
+class GameOver(TypedDict):
+    reason: str
+    ply: int
+    article: str
+
+class PlyMove(TypedDict):
+    ply: int
+    move: Optional[str]
+
+class Count(TypedDict):
+    plies: int
+    from_start_position: int
+    since_ply: int
+    with_written_move: Optional[int]
+    needed: int
+
+class Helpmates(TypedDict):
+    white: Optional[List[str]]
+    black: Optional[List[str]]
+
+class DeadCheck(TypedDict):
+    search: DeadSearch
+    dead: Optional[bool]
+    white_can_win: Optional[bool]
+    black_can_win: Optional[bool]
+    helpmates: Helpmates
+
+class ClaimResult(TypedDict):
+    """``verify-claim claim --format json`` (see the README's "JSON output")."""
+    file: str
+    game: int
+    game_type: GameType
+    rules: str
+    ply: int
+    claimant: SideName
+    written_move: Optional[str]
+    valid: bool
+    grounds: List[Ground]
+    game_over: Optional[GameOver]
+    claimed_by: Optional[Any]
+    reasons: List[str]
+    repetitions: List[PlyMove]
+    repetitions_with_written_move: List[PlyMove]
+    near_misses: List[Any]
+    count: Count
+    written_move_ends_game: Optional[Any]
+    penalty: Optional[Any]
+    dead_check: DeadCheck
+    fen: str
+    notes: List[str]
+    encoding: str
+    not_checked: List[str]
+
+class PositionResult(DeadCheck):
+    """``verify-claim check-position --format json``."""
+    fen: str
+    ending: Optional[str]
+
+class _FindingBase(TypedDict):
+    file: str
+    game: int
+    line: int
+    ply: int
+    kind: KindName
+    side: Optional[SideName]
+    move: Optional[str]
+    message: str
+    severity: SeverityName
+    column: int
+    white: str
+    black: str
+
+class Finding(_FindingBase, total=False):
+    """One ``verify-claim scan --format jsonl`` line; ``recorded`` and
+    ``expected`` only in result findings."""
+    recorded: Optional[str]
+    expected: Optional[str]
+
+class Scan(Iterator[Finding]):
+    def __iter__(self) -> "Scan": ...
+    def __next__(self) -> Finding: ...
+    @property
+    def games(self) -> Optional[int]: ...
+    @property
+    def lines(self) -> Optional[int]: ...
+
 def decide(
-    pgn: Record,
+    path: PathArg,
+    *,
     move: Optional[str] = ...,
-    ply: Optional[int] = ...,
     after: Optional[str] = ...,
+    ply: Optional[int] = ...,
     game: Optional[int] = ...,
-    claim: str = ...,
-    rules: str = ...,
-) -> Dict[str, Any]: ...
+    claim: ClaimName = ...,
+    claimant: Optional[SideName] = ...,
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    encoding: Encoding = ...,
+    dead_search: DeadSearch = ...,
+) -> ClaimResult: ...
+def decide_text(
+    text: Text,
+    *,
+    name: str = ...,
+    move: Optional[str] = ...,
+    after: Optional[str] = ...,
+    ply: Optional[int] = ...,
+    game: Optional[int] = ...,
+    claim: ClaimName = ...,
+    claimant: Optional[SideName] = ...,
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    encoding: Encoding = ...,
+    dead_search: DeadSearch = ...,
+) -> ClaimResult: ...
+def check_position(
+    fen: str,
+    *,
+    side: Optional[SideName] = ...,
+    dead_search: DeadSearch = ...,
+    game_type: GameType = ...,
+    column_rules: ColumnRules = ...,
+) -> PositionResult: ...
 def scan(
-    source: Source,
+    paths: Paths,
+    *,
     jobs: Optional[int] = ...,
-    rules: str = ...,
-    dead_search: str = ...,
-) -> Iterator[Dict[str, Any]]: ...
-def check_position(fen: str, search: str = ...) -> Dict[str, Any]: ...
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    encoding: Encoding = ...,
+    dead_search: DeadSearch = ...,
+    min_severity: SeverityName = ...,
+    min_draw_moves: Optional[int] = ...,
+    follow: bool = ...,
+) -> Scan: ...
+def scan_text(
+    text: Text,
+    *,
+    name: str = ...,
+    jobs: Optional[int] = ...,
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    encoding: Encoding = ...,
+    dead_search: DeadSearch = ...,
+    min_severity: SeverityName = ...,
+    min_draw_moves: Optional[int] = ...,
+) -> Scan: ...
+def scan_arrow(
+    paths: Paths,
+    *,
+    jobs: Optional[int] = ...,
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    encoding: Encoding = ...,
+    dead_search: DeadSearch = ...,
+    min_severity: SeverityName = ...,
+    min_draw_moves: Optional[int] = ...,
+    follow: bool = ...,
+) -> Any:
+    """A ``pyarrow.RecordBatchReader`` of findings (the JSON-lines columns)."""

@@ -1,4 +1,4 @@
-"""The package's one exception type (a module of its own so that the native
+"""The package's exception type (a module of its own so that the native
 module and the Spark workers raise the same class)."""
 
 from typing import Optional
@@ -34,3 +34,15 @@ class InputError(ValueError):
         if self.line is None:
             return f"{self.file}: error: {self.message}"
         return f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+
+
+def error_of(message: str, file: str, line: Optional[int], column: Optional[int]) -> Exception:
+    """The exception for an error of the native module: a file that does
+    not exist is a ``FileNotFoundError`` (with ``filename``), anything
+    else an :class:`InputError`."""
+    if line is None and message.endswith("(os error 2)"):
+        import errno
+        import os
+
+        return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), file)
+    return InputError(message, file, line, column)
