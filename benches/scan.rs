@@ -169,86 +169,6 @@ fn scan(path: &Path, jobs: usize) -> usize {
         .games
 }
 
-/// Stage costs, single thread, the whole file in memory: our reader alone;
-/// reader + replay with hashes; the full per-game scan.
-fn stages(bytes: &[u8], runs: usize) -> [f64; 3] {
-    use verify_claim::claims::scan::ScanOptions;
-    use verify_claim::game::{Game, chess::ChessGame};
-    use verify_claim::record::{Encoding, Reader};
-    let opts = ScanOptions::default();
-    let read = best_of(runs, || {
-        let mut r = Reader::new(bytes, Encoding::Utf8);
-        let mut n = 0;
-        while let Some(g) = r.next_game() {
-            n += g.map_or(0, |g| g.moves.len());
-        }
-        std::hint::black_box(n);
-    });
-    let replay = best_of(runs, || {
-        let mut r = Reader::new(bytes, Encoding::Utf8);
-        while let Some(g) = r.next_game() {
-            let Ok(g) = g else { continue };
-            let Ok((mut pos, _)) = ChessGame::start_position(&g, ()) else {
-                continue;
-            };
-            let mut h = ChessGame::hash(&pos);
-            for m in &g.moves {
-                let Ok(mv) = ChessGame::parse_recorded(&pos, m.text) else {
-                    break;
-                };
-                h = ChessGame::play(&mut pos, &mv, h);
-            }
-            std::hint::black_box(h);
-        }
-    });
-    let full = best_of(runs, || {
-        let mut r = Reader::new(bytes, Encoding::Utf8);
-        while let Some(g) = r.next_game() {
-            let Ok(g) = g else { continue };
-            std::hint::black_box(verify_claim::claims::scan::scan_record(&g, &opts));
-        }
-    });
-    [read, replay, full]
-}
-
-/// The dead-position checks' own cost: the final position of every game,
-/// checked as the scan does (quick search).
-fn dead_checks(bytes: &[u8]) -> (usize, f64, usize) {
-    use verify_claim::game::{Game, Search, chess::ChessGame};
-    use verify_claim::record::{Encoding, Reader};
-    let mut finals = Vec::new();
-    let mut r = Reader::new(bytes, Encoding::Utf8);
-    while let Some(g) = r.next_game() {
-        let Ok(g) = g else { continue };
-        let Ok((mut pos, _)) = ChessGame::start_position(&g, ()) else {
-            continue;
-        };
-        let mut ok = true;
-        for m in &g.moves {
-            match ChessGame::parse_recorded(&pos, m.text) {
-                Ok(mv) => {
-                    ChessGame::play(&mut pos, &mv, 0);
-                }
-                Err(_) => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        if ok {
-            finals.push(pos);
-        }
-    }
-    let mut dead = 0;
-    let quick = best_of(3, || {
-        dead = finals
-            .iter()
-            .filter(|p| ChessGame::is_dead(p, Search::Quick))
-            .count();
-    });
-    (finals.len(), quick, dead)
-}
-
 /// pgn-extract on PATH, or where Debian installs it.
 fn pgn_extract_exe() -> Option<&'static str> {
     ["pgn-extract", "/usr/games/pgn-extract"]
@@ -271,12 +191,6 @@ fn pgn_extract(exe: &str, path: &Path) -> Option<()> {
         .status()
         .ok()?;
     status.success().then_some(())
-}
-
-fn best_of<F: FnMut()>(runs: usize, mut f: F) -> f64 {
-    (0..runs)
-        .map(|_| time(&mut f))
-        .fold(f64::INFINITY, f64::min)
 }
 
 fn time<F: FnMut()>(mut f: F) -> f64 {
@@ -437,17 +351,6 @@ fn measure(name: &str, big: &Path, runs: usize) {
     } else {
         println!("pgn-extract: not installed (apt-get install pgn-extract), not compared");
     }
-    let bytes = std::fs::read(big).expect("read");
-    let [read, replay, full] = stages(&bytes, 3);
-    println!("stages, 1 thread, in memory (best of 3):");
-    line("  our reader alone", &[read]);
-    line("  reader + SAN + play + hashes", &[replay]);
-    line("  reader + full per-game scan", &[full]);
-    let (finals, dq, dead) = dead_checks(&bytes);
-    println!(
-        "dead-position checks of {finals} final positions (quick): {dq:.3} s ({:.1}% of scan --jobs 1; {dead} dead)",
-        100.0 * dq / median(&t1)
-    );
     if std::env::var_os("VC_NO_CALLGRIND").is_none() {
         let cut = slice(big, 4_000_000);
         match (callgrind("floor", &cut), callgrind("scan1", &cut)) {
@@ -536,13 +439,11 @@ fn main() {
     // (valgrind --tool=callgrind), which are stable where timings are not.
     if let Ok(stage) = std::env::var("VC_STAGE") {
         let path = PathBuf::from(args.first().expect("VC_STAGE needs a plain PGN file"));
-        let bytes = std::fs::read(&path).expect("read");
         match stage.as_str() {
             "floor" => drop(floor(&path)),
             "scan1" => drop(scan(&path, 1)),
             "scan2" => drop(scan(&path, 2)),
             "floor2" => drop(floor2(&path, &pieces(&path))),
-            "stages" => drop(stages(&bytes, 1)),
             other => panic!("unknown VC_STAGE {other}"),
         }
         return;

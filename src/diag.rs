@@ -8,19 +8,25 @@ use std::fmt;
 /// A place in an input: 1-based line and column (columns count characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Place {
+    /// The line, from 1.
     pub line: u32,
+    /// The column, from 1, in characters.
     pub col: u32,
 }
 
 /// One problem in one input, with its place when it has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The input's name as printed.
     pub file: String,
+    /// Where in the input, when the problem has a place.
     pub place: Option<Place>,
+    /// What is wrong.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// A problem in `file`, at `place` if it has one.
     pub fn new(file: &str, place: Option<Place>, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             file: file.to_owned(),

@@ -143,18 +143,17 @@
 //!
 //! The data flow is `input` → `record` → `game` → `claims` → `scan` →
 //! a [`Sink`] (the printers of `report`); see ARCHITECTURE.md for the map.
-//! The modules still public are so for the project's own tests and
-//! benchmarks, hidden from these docs and not a stable interface; the scan
-//! pipeline is reached only through the items above.
+//! Every module is private: the items above are the whole interface, and
+//! the `verify-claim` binary is [`run_command_line`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod api;
 
 pub use api::{
-    ClaimOptions, DeadSearch, Findings, InputFile, PositionCheck, PositionOptions, ScanItem,
-    ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files, scan,
-    scan_bytes, scan_paths, scan_range, scan_reader, scan_to,
+    ClaimOptions, DeadSearch, Findings, InputFile, LiveFile, PositionCheck, PositionOptions,
+    ScanItem, ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files,
+    scan, scan_bytes, scan_paths, scan_range, scan_reader, scan_to,
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
@@ -172,25 +171,48 @@ pub use scan::{
     ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
 
-#[doc(hidden)]
-pub mod claims;
-#[doc(hidden)]
-pub mod diag;
-#[doc(hidden)]
-pub mod game;
-#[doc(hidden)]
-pub mod input;
-#[doc(hidden)]
-pub mod laws;
-#[doc(hidden)]
-pub mod output;
-#[doc(hidden)]
-pub mod record;
-#[doc(hidden)]
-pub mod report;
+mod claims;
+mod cli;
+mod diag;
+mod game;
+mod input;
+mod laws;
+mod output;
+mod record;
+mod report;
 mod scan;
-#[doc(hidden)]
-pub mod watch;
+mod watch;
+
+/// Runs the `verify-claim` command line on this process's arguments: what
+/// the binary's `main` does. Prints on stdout and stderr and returns the
+/// exit status (0: done, nothing refused; 1: a claim refused or a finding
+/// at the failing severity; 2: bad input or an error; a closed stdout
+/// ends quietly with 0).
+pub fn run_command_line() -> std::process::ExitCode {
+    if let Err(e) = output::stdout_is_open() {
+        return exit_code(output::failure_status(&e));
+    }
+    let status = match cli::run(std::env::args_os().collect()) {
+        Ok(out) => match output::write_stdout(&out.stdout) {
+            Ok(()) => out.status,
+            Err(status) => status,
+        },
+        Err(diag) => {
+            output::to_stderr(diag);
+            2
+        }
+    };
+    exit_code(status)
+}
+
+/// A status as the process's exit code (every status the CLI makes is
+/// 0, 1 or 2).
+fn exit_code(status: i32) -> std::process::ExitCode {
+    u8::try_from(status).map_or(
+        std::process::ExitCode::FAILURE,
+        std::process::ExitCode::from,
+    )
+}
 
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;

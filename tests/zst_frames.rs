@@ -105,8 +105,10 @@ fn frame_runs_print_what_the_plain_file_and_the_stream_print() {
         let zst = pzstd_layout(&text, piece);
         let path = dir.join("games.pgn.zst");
         std::fs::write(&path, &zst).unwrap();
-        let runs = verify_claim::input::zst_frames::cut(&path).map(|f| f.runs());
-        assert!(runs >= Some(4), "{runs:?} runs");
+        // Many frames, so the scan cuts the file into runs (the runs
+        // themselves are checked by src/input/zst_frames/tests.rs).
+        let frames = frame_count(&zst);
+        assert!(frames >= 4, "{frames} frames");
         for format in ["jsonl", "text", "pgn"] {
             let want = scan(&plain, &["--format", format, "--jobs", "2"]);
             assert!(want.0.lines().count() > 3000, "{format}");
@@ -135,4 +137,15 @@ fn a_truncated_multi_frame_file_ends_as_the_stream_ends() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The zstd frames of `bytes`, counted by zstd itself.
+fn frame_count(mut bytes: &[u8]) -> usize {
+    let mut n = 0;
+    while !bytes.is_empty() {
+        let len = zstd::zstd_safe::find_frame_compressed_size(bytes).expect("a whole frame");
+        bytes = &bytes[len..];
+        n += 1;
+    }
+    n
 }

@@ -16,13 +16,16 @@ use crate::game::{DeadCheck, Difference, Ending, Game, Search, Side};
 use crate::laws::{Penalty, Rulebook, TimeClass};
 use over::game_over_at;
 pub use over::{GameOver, GameOverReason, first_dead_ply, first_game_over};
-pub use replay::{Replay, ReplayError};
+pub use replay::Replay;
 
 /// Which rules a claim is made under (`--claim`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ClaimKind {
+    /// Threefold repetition only (9.2).
     Repetition,
+    /// The fifty-move count only (9.3), or unchanged material in column draughts.
     Count,
+    /// Whichever rule makes the claim valid (the default).
     #[default]
     Any,
 }
@@ -107,6 +110,7 @@ pub struct CountEvidence {
 /// The decision on a claim, with its evidence.
 #[derive(Clone, Debug)]
 pub struct Verdict {
+    /// The claim point: plies played from the start position.
     pub ply: usize,
     /// The player having the move at the claim point.
     pub claimant: Side,
@@ -114,8 +118,11 @@ pub struct Verdict {
     pub claimed_by: Option<Side>,
     /// The written move in the game's notation.
     pub written_move: Option<String>,
+    /// Whether the claim is correct.
     pub valid: bool,
+    /// Every rule under which the claim is valid (empty when it is not).
     pub grounds: Vec<Ground>,
+    /// How the game had already ended before the claim point, if it had.
     pub game_over: Option<GameOver>,
     /// Why the claim fails (empty when valid).
     pub reasons: Vec<Reason>,
@@ -124,10 +131,13 @@ pub struct Verdict {
     /// The plies at which the position after the written move stood,
     /// including `ply + 1`.
     pub repetitions_written: Vec<usize>,
+    /// Positions with the same pieces that are not the same position.
     pub near_misses: Vec<NearMiss>,
+    /// The move count at the claim point.
     pub count: CountEvidence,
     /// The written move would end the game (checkmate, stalemate).
     pub written_ending: Option<Ending>,
+    /// The penalty the Laws give an incorrect claim (time to the opponent).
     pub penalty: Option<Penalty>,
     /// Can either side still checkmate from the claim position?
     pub dead_check: DeadCheck,

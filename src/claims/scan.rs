@@ -24,22 +24,39 @@ use stages::{Ply, Scan};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
+    /// The record cannot be read (an error, with its place).
     ParseError,
+    /// A recorded move is not legal in its position.
     IllegalMove,
+    /// A threefold repetition could have been claimed (9.2).
     ThreefoldClaimable,
+    /// The fifty-move rule could have been claimed (9.3).
     FiftyMoveClaimable,
+    /// Column draughts: a draw by unchanged material could have been claimed.
     UnchangedMaterialClaimable,
+    /// The fifth repetition ended the game as a draw (9.6.1).
     FivefoldRepetition,
+    /// Seventy-five moves without capture or pawn move ended the game (9.6.2).
     SeventyFiveMove,
+    /// Neither side can mate with the material left (5.2.2).
     InsufficientMaterial,
+    /// The game ended in checkmate (5.1.1).
     Checkmate,
+    /// The game ended in stalemate (5.2.1).
     Stalemate,
+    /// Column draughts: the side to move has no move and loses.
     NoMoves,
+    /// No sequence of legal moves can end in mate (5.2.2).
     DeadPosition,
+    /// A flag fell where the opponent cannot mate: a draw, not a loss (6.9).
     UnwinnableFlagFall,
+    /// A resignation recorded where the opponent cannot mate.
     UnwinnableResignation,
+    /// The recorded result is not the one the Laws give.
     ResultMismatch,
+    /// Moves recorded after the game had ended.
     MovesAfterEnd,
+    /// A draw agreed before `--min-draw-moves` (9.1.1).
     EarlyDrawAgreement,
     /// `--min-draw-moves`: a draw recorded with no moves (a forfeit, a
     /// pairing, moves never entered): not an early agreement, since
@@ -48,6 +65,7 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The name in the output (`threefold-claimable`).
     pub fn name(self) -> &'static str {
         match self {
             Kind::ParseError => "parse-error",
@@ -71,6 +89,7 @@ impl Kind {
         }
     }
 
+    /// How much a finding of this kind matters.
     pub fn severity(self) -> Severity {
         match self {
             Kind::ResultMismatch | Kind::IllegalMove | Kind::ParseError => Severity::Error,
@@ -86,12 +105,16 @@ impl Kind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// What the Laws say happened, nothing wrong.
     Info,
+    /// Worth a look (an early agreement, moves after the end).
     Warning,
+    /// The record is wrong or unreadable.
     Error,
 }
 
 impl Severity {
+    /// The name in the output (`warning`).
     pub fn name(self) -> &'static str {
         match self {
             Severity::Info => "info",
@@ -138,11 +161,14 @@ impl Default for ScanOptions {
 pub enum RulesChoice {
     /// The edition in force on each game's Date.
     Auto,
+    /// One edition for every game.
     Fixed(Edition),
 }
 
+/// What a scan checks and under which rules.
 #[derive(Clone, Copy, Debug)]
 pub struct ScanOptions {
+    /// Which edition of the Laws applies.
     pub rules: RulesChoice,
     /// Article 9.1.1: an agreed draw before this move is reported.
     pub min_draw_moves: Option<u32>,

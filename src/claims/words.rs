@@ -34,11 +34,6 @@ pub fn moves(n: usize) -> String {
     count(n, "move", "moves")
 }
 
-/// "1 game", "1110 games".
-pub fn games(n: usize) -> String {
-    count(n, "game", "games")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,7 +48,5 @@ mod tests {
         assert_eq!(moves_of_plies(2), "1 move");
         assert_eq!(moves_of_plies(1), "0.5 moves");
         assert_eq!(moves_of_plies(0), "0 moves");
-        assert_eq!(games(1), "1 game");
-        assert_eq!(games(1110), "1110 games");
     }
 }

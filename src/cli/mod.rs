@@ -15,7 +15,7 @@ mod watch;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use verify_claim::Diagnostic;
+use crate::Diagnostic;
 
 pub use args::*;
 

@@ -5,9 +5,9 @@ use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::{Diagnostic, Row, ScanSettings, Severity, Sink, Source, Summary};
+use crate::{Diagnostic, Row, ScanSettings, Severity, Sink, Source, Summary};
 
-use verify_claim::output::escape;
+use crate::output::escape;
 
 use super::{DeadSearchArg, Outcome, RecordOptions};
 
@@ -76,7 +76,7 @@ pub struct ScanArgs {
 
 /// The most worker threads a scan starts: more only cost memory (each has
 /// its own stack and buffers), and far more cannot be started at all.
-pub const MAX_JOBS: u64 = verify_claim::MAX_JOBS as u64;
+pub const MAX_JOBS: u64 = crate::MAX_JOBS as u64;
 
 fn jobs_in_range() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_JOBS)
@@ -113,8 +113,8 @@ impl ScanArgs {
         }
     }
 
-    fn format(&self, colour: bool) -> verify_claim::ScanFormat {
-        use verify_claim::ScanFormat as F;
+    fn format(&self, colour: bool) -> crate::ScanFormat {
+        use crate::ScanFormat as F;
         match self.format {
             ScanFormat::Text => F::Text { colour },
             ScanFormat::Jsonl => F::Jsonl,
@@ -154,7 +154,7 @@ struct Terminal<'a> {
 }
 
 impl Sink for Terminal<'_> {
-    fn needs(&self) -> verify_claim::Needs {
+    fn needs(&self) -> crate::Needs {
         self.printer.needs()
     }
     fn finding(&mut self, row: &Row<'_>) -> std::io::Result<()> {
@@ -162,7 +162,7 @@ impl Sink for Terminal<'_> {
             && row.not_read()
         {
             let (p, file) = (row.place(), escape::field(row.file()));
-            verify_claim::output::to_stderr(format_args!(
+            crate::output::to_stderr(format_args!(
                 "{file}:{}:{}: warning: game {} is not written to the output: {}",
                 p.line,
                 p.col,
@@ -174,11 +174,11 @@ impl Sink for Terminal<'_> {
         self.printer.finding(row)
     }
     fn input_error(&mut self, d: &Diagnostic) -> std::io::Result<()> {
-        verify_claim::output::to_stderr(d);
+        crate::output::to_stderr(d);
         self.printer.input_error(d)
     }
     fn input_warning(&mut self, file: &str, message: &str) -> std::io::Result<()> {
-        verify_claim::output::to_stderr(format_args!(
+        crate::output::to_stderr(format_args!(
             "{}: warning: {}",
             escape::field(file),
             escape::text(message)
@@ -204,7 +204,7 @@ impl Sink for Terminal<'_> {
         }
         if let Some(list) = self.not_written.as_ref().filter(|l| !l.is_empty()) {
             let games = if list.len() == 1 { "game" } else { "games" };
-            verify_claim::output::to_stderr(format_args!(
+            crate::output::to_stderr(format_args!(
                 "verify-claim: warning: {} {games} too large to hold not written to the output: {}",
                 list.len(),
                 list.join(", ")
@@ -236,14 +236,14 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 
 /// The HTML page, told what its header says.
 fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sink + 'a> {
-    use verify_claim::report::html_scan::{Head, Html};
+    use crate::report::html_scan::{Head, Html};
     let head = Head {
         inputs: args.paths.clone(),
         rules: args.settings().options.rules,
         min: args.min_severity(),
         ..Head::default()
     };
-    Box::new(verify_claim::report::scan::Printed {
+    Box::new(crate::report::scan::Printed {
         printer: Html::new(head),
         out,
     })
@@ -256,14 +256,14 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let mut sink = Terminal {
         printer: match args.format {
             ScanFormat::Html => html_page(&args, out),
-            _ => verify_claim::printer(args.format(colour), out),
+            _ => crate::printer(args.format(colour), out),
         },
         progress: !args.no_progress && std::io::stderr().is_terminal(),
         bar: None,
         not_written: (args.format == ScanFormat::Pgn).then(Vec::new),
     };
     let source = Source::Paths(args.paths.clone());
-    let summary = match verify_claim::scan_to(source, &args.settings(), &mut sink) {
+    let summary = match crate::scan_to(source, &args.settings(), &mut sink) {
         Ok(s) => s,
         // A closed pipe: quietly, 0; any other error (a write, a
         // worker's panic): said, 2.
@@ -271,12 +271,12 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
             drop(sink);
             return Ok(Outcome {
                 stdout: Vec::new(),
-                status: verify_claim::output::failure_status(&e),
+                status: crate::output::failure_status(&e),
             });
         }
     };
     drop(sink);
-    verify_claim::output::to_stderr(summary_line(&summary));
+    crate::output::to_stderr(summary_line(&summary));
     Ok(Outcome {
         stdout: Vec::new(),
         status: args.status(&summary),

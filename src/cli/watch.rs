@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::Diagnostic;
-use verify_claim::watch::view;
+use crate::Diagnostic;
+use crate::watch::view;
 
 use super::{DeadSearchArg, Outcome, RecordOptions};
 
@@ -40,7 +40,7 @@ pub struct WatchArgs {
     pub quiet: bool,
     /// Also serve the live board to a browser (one page; /events, /state) at ADDR:PORT
     /// (default 127.0.0.1:8040; another address than loopback needs --token).
-    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = verify_claim::watch::serve::DEFAULT_ADDR)]
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = crate::watch::serve::DEFAULT_ADDR)]
     pub serve: Option<String>,
     /// The access token the page and its endpoints ask for (?token= or a Bearer header);
     /// 'generate' makes a random one, printed in the URL.
@@ -57,8 +57,8 @@ pub struct WatchArgs {
 }
 
 impl WatchArgs {
-    fn config(&self) -> verify_claim::watch::Config {
-        verify_claim::watch::Config {
+    fn config(&self) -> crate::watch::Config {
+        crate::watch::Config {
             paths: self.paths.clone(),
             interval: std::time::Duration::from_millis(self.interval),
             options: self.record.scan_options(self.dead_search, None),
@@ -90,11 +90,11 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     let server = match &args.serve {
         None => None,
         Some(addr) => {
-            let options = verify_claim::watch::serve::Options {
+            let options = crate::watch::serve::Options {
                 addr: addr.clone(),
                 token: args.token.clone(),
             };
-            let server = verify_claim::watch::serve::start(&options, Arc::clone(&stop))
+            let server = crate::watch::serve::start(&options, Arc::clone(&stop))
                 .map_err(|m| Diagnostic::new("verify-claim watch", None, m))?;
             eprintln!("verify-claim watch: the live board is at {}", server.url);
             Some(server)
@@ -102,12 +102,12 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     };
     let mut serving = server
         .as_ref()
-        .map(|s| verify_claim::watch::serve::Serving::new(sink.as_mut(), s));
+        .map(|s| crate::watch::serve::Serving::new(sink.as_mut(), s));
     let sink: &mut dyn view::Sink = match serving.as_mut() {
         Some(s) => s,
         None => sink.as_mut(),
     };
-    match verify_claim::watch::run(args.config(), sink, &stop) {
+    match crate::watch::run(args.config(), sink, &stop) {
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(Diagnostic::new("verify-claim watch", None, e.to_string())),

@@ -15,11 +15,14 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GameType {
+    /// Chess, under the FIDE Laws.
     Chess,
+    /// Russian column draughts (bashni).
     ColumnDraughts,
 }
 
 impl GameType {
+    /// The name in the output (`column-draughts`).
     pub fn name(self) -> &'static str {
         match self {
             GameType::Chess => "chess",
@@ -112,23 +115,28 @@ pub fn dispatch_record<W: WithGame>(
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The side that moves first.
     White,
+    /// The side that moves second.
     Black,
 }
 
 impl Side {
+    /// The opponent.
     pub fn other(self) -> Side {
         match self {
             Side::White => Side::Black,
             Side::Black => Side::White,
         }
     }
+    /// The name in the output (`white`).
     pub fn name(self) -> &'static str {
         match self {
             Side::White => "white",
             Side::Black => "black",
         }
     }
+    /// The name in a sentence (`White`).
     pub fn title(self) -> &'static str {
         match self {
             Side::White => "White",

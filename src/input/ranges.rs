@@ -116,14 +116,6 @@ impl Ranges {
         self.failed.load(Ordering::Relaxed) < k
     }
 
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The number of segments (one for an empty span).
     pub fn segments(&self) -> u64 {
         (self.stop - self.base).div_ceil(self.segment).max(1)
@@ -216,6 +208,7 @@ impl Ranges {
     }
 
     /// The chunk of segment `k`: empty when no game starts in it.
+    #[cfg(test)]
     pub fn chunk(&self, k: u64) -> io::Result<Chunk> {
         self.chunk_with(k, &mut Buffers::default())
     }

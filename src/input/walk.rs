@@ -58,11 +58,12 @@ pub fn is_record(name: &OsStr) -> bool {
 
 /// Expands the command-line paths into the items to scan, in order, not
 /// following symbolic links met in directories.
+#[cfg(test)]
 pub fn expand<P: AsRef<Path>>(paths: &[P]) -> Vec<Item> {
     expand_with(paths, false)
 }
 
-/// [`expand`], following symbolic links in directories when `follow`.
+/// As `expand`, following symbolic links in directories when `follow`.
 pub fn expand_with<P: AsRef<Path>>(paths: &[P], follow: bool) -> Vec<Item> {
     let mut walk = Walk {
         out: Vec::new(),

@@ -13,4 +13,4 @@
 pub mod boundary;
 pub mod pgn;
 
-pub use pgn::{Encoding, GameRecord, MoveToken, Reader, Tag};
+pub use pgn::{Encoding, GameRecord, MoveToken, Reader};

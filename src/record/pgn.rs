@@ -5,16 +5,7 @@
 //! keeps the byte offset of every tag and move and fails loudly on anything
 //! it does not understand.
 //!
-//! ```
-//! use verify_claim::record::{Encoding, Reader};
-//! let pgn = b"[White \"A\"]\n\n1. e4 {best} e5 2. Nf3 1-0\n";
-//! let mut reader = Reader::new(pgn, Encoding::Utf8);
-//! let game = reader.next_game().unwrap().unwrap();
-//! assert_eq!(game.tag("White"), Some("A"));
-//! let moves: Vec<&str> = game.moves.iter().map(|m| m.text).collect();
-//! assert_eq!(moves, ["e4", "e5", "Nf3"]);
-//! assert_eq!(game.result.map(|r| r.text), Some("1-0"));
-//! ```
+//! (Example: `src/tests/module_examples.rs`, `record_reader_reads_tags_moves_result`.)
 
 use std::borrow::Cow;
 
@@ -32,7 +23,7 @@ pub use lex::token_end;
 pub enum Encoding {
     /// UTF-8 where a value is UTF-8, else ISO-8859-1 (the character set the
     /// PGN standard names, common in old archives); the record says so
-    /// ([`GameRecord::latin1`]). The default.
+    /// (`GameRecord::latin1`). The default.
     #[default]
     Auto,
     /// UTF-8 only: anything else is an error.

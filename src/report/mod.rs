@@ -29,25 +29,33 @@ use crate::game::{Game, GameType, Side};
 /// labels already rendered (printers know no game).
 #[derive(Clone, Debug)]
 pub struct ClaimReport {
+    /// The input's name as printed.
     pub file: String,
     /// 1-based index of the game in its file.
     pub game: usize,
+    /// Chess or column draughts.
     pub game_type: GameType,
     /// The rulebook applied: `fide-2023`, ...
     pub rules: &'static str,
     /// White, Black, Event, Round as recorded.
     pub players: (String, String),
+    /// The Event tag.
     pub event: Option<String>,
+    /// The Round tag.
     pub round: Option<String>,
+    /// The decision and its evidence.
     pub verdict: Verdict,
     /// "24...Kg8" for every ply the report mentions.
     pub labels: BTreeMap<usize, String>,
     /// The written move with its number ("32.Nf3").
     pub written_label: Option<String>,
+    /// The claim position as FEN.
     pub fen: String,
+    /// The claim position drawn in text.
     pub diagram: String,
     /// Move number and side to move at the claim point (to number lines).
     pub move_number: u32,
+    /// The side to move at the claim point.
     pub to_move: Side,
     /// How the edition and time control were chosen, Chess960, FEN start...
     pub notes: Vec<String>,

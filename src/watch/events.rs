@@ -31,8 +31,6 @@ struct Ended {
 #[derive(Debug)]
 pub struct Board {
     pub id: GameId,
-    /// Which of the games with this identity in the file (1-based).
-    pub occurrence: usize,
     /// The move tokens already followed.
     moves: Vec<String>,
     /// Per ply followed: could the player to move claim by repetition, by
@@ -94,10 +92,9 @@ impl crate::game::WithGame for Follow<'_, '_> {
 }
 
 impl Board {
-    pub fn new(id: GameId, occurrence: usize) -> Board {
+    pub fn new(id: GameId) -> Board {
         Board {
             id,
-            occurrence,
             moves: Vec::new(),
             avail: Vec::new(),
             ended: None,

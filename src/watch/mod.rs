@@ -174,7 +174,7 @@ impl Watched {
             let at = match self.index.get(&key) {
                 Some(&i) => i,
                 None if self.boards.len() < MAX_BOARDS => {
-                    self.boards.push(Board::new(id, *n));
+                    self.boards.push(Board::new(id));
                     self.index.insert(key, self.boards.len() - 1);
                     self.boards.len() - 1
                 }

@@ -156,11 +156,6 @@ impl<W: Write> Live<W> {
         }
     }
 
-    /// The writer, back (for tests).
-    pub fn into_inner(self) -> W {
-        self.out
-    }
-
     fn frame(&self, files: &[Watched], width: usize, height: usize) -> Vec<String> {
         let boards: usize = files.iter().map(|w| w.shown.len()).sum();
         let now = timestamp(SystemTime::now());

@@ -5,20 +5,19 @@
 //! within a second of the write that caused it and never before it, and
 //! what the Ctrl-C summary says.
 //!
-//! The expected sequence of each file is what the library's `Watched`
+//! The expected sequence of each file is what the library's `LiveFile`
 //! gives when handed every state of the file in turn, with no timing at
 //! all; the made games also have their sequences written out by hand, and
 //! the corpus games are checked against the scan.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
-use verify_claim::watch::{Watched, view};
-use verify_claim::{Encoding, Kind, ScanOptions};
+use verify_claim::{Encoding, Kind, LiveFile, ScanOptions};
 
 mod serve;
 mod writer;
@@ -39,15 +38,16 @@ fn untimed(mut v: Value) -> Value {
 
 /// What the library says, handed every state of the file in turn.
 fn expected(dir: &str, s: &Scenario) -> Expected {
-    let mut w = Watched::new(PathBuf::from(format!("{dir}/{}", s.name)));
+    let mut w = LiveFile::new(format!("{dir}/{}", s.name));
     let mut out = Vec::new();
     for (k, step) in s.steps.iter().enumerate() {
-        for e in w.apply(
+        for e in w.update(
             step.content.as_bytes(),
             &ScanOptions::default(),
             Encoding::Utf8,
+            SystemTime::UNIX_EPOCH,
         ) {
-            out.push((k, untimed(view::json(&e, SystemTime::UNIX_EPOCH))));
+            out.push((k, untimed(e)));
         }
     }
     out

@@ -5,8 +5,6 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use verify_claim::record::{Encoding, GameRecord, Reader};
-
 pub const MOVE_DELAY: Duration = Duration::from_millis(40);
 /// After a take-back or an illegal move: long enough that the watcher sees
 /// the state before the next write.
@@ -61,22 +59,81 @@ pub struct Game {
     pub result: String,
 }
 
+/// The games of a fixture: tags, the moves as written, the Result tag.
+/// Hand-written (a few lines) rather than the crate's reader, which is not
+/// public, or pgn-reader, which reads chess only: the fixtures are plain
+/// (tag lines, then movetext with comments, variations and NAGs).
 pub fn games_of(text: &str) -> Vec<Game> {
-    let mut reader = Reader::new(text.as_bytes(), Encoding::Utf8);
     let mut out = Vec::new();
-    while let Some(g) = reader.next_game() {
-        let g: GameRecord<'_> = g.expect("fixture reads");
-        out.push(Game {
-            tags: g
-                .tags
-                .iter()
-                .map(|t| (t.name.to_owned(), t.value.to_string()))
-                .collect(),
-            moves: g.moves.iter().map(|m| m.text.to_owned()).collect(),
-            result: g.tag("Result").unwrap_or("*").to_owned(),
-        });
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let line = line.trim();
+        if let Some(tag) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            let (name, value) = tag.split_once(' ').expect("a tag pair");
+            tags.push((name.to_owned(), value.trim().trim_matches('"').to_owned()));
+            continue;
+        }
+        movetext.push_str(line);
+        movetext.push('\n');
+        let next_is_tag = lines
+            .peek()
+            .is_some_and(|l| l.trim_start().starts_with('['));
+        if (next_is_tag || lines.peek().is_none()) && !movetext.trim().is_empty() {
+            out.push(game(
+                std::mem::take(&mut tags),
+                &std::mem::take(&mut movetext),
+            ));
+        }
     }
     out
+}
+
+/// `12.e4` and `12...e5` without their numbers; `12.` is empty.
+fn without_move_number(token: &str) -> &str {
+    match token.rfind('.') {
+        Some(dot) if token[..dot].chars().all(|c| c.is_ascii_digit() || c == '.') => {
+            &token[dot + 1..]
+        }
+        _ => token,
+    }
+}
+
+/// One game from its tags and movetext.
+fn game(tags: Vec<(String, String)>, movetext: &str) -> Game {
+    let mut plain = String::new();
+    let (mut brace, mut paren, mut semi) = (false, 0usize, false);
+    for c in movetext.chars() {
+        match c {
+            '\n' if semi => semi = false,
+            _ if semi => {}
+            '{' => brace = true,
+            '}' => brace = false,
+            _ if brace => {}
+            '(' => paren += 1,
+            ')' => paren = paren.saturating_sub(1),
+            _ if paren > 0 => {}
+            ';' => semi = true,
+            _ => plain.push(c),
+        }
+    }
+    let results = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
+    let moves = plain
+        .split_whitespace()
+        .map(without_move_number)
+        .filter(|t| !t.is_empty() && !t.starts_with('$') && !results.contains(t))
+        .map(str::to_owned)
+        .collect();
+    let result = tags
+        .iter()
+        .find(|(n, _)| n == "Result")
+        .map_or("*".to_owned(), |(_, v)| v.clone());
+    Game {
+        tags,
+        moves,
+        result,
+    }
 }
 
 pub fn read(path: &str) -> String {

@@ -7,13 +7,7 @@
 //! cannot take). shakmaty's `PartialEq` for `Chess` and its Zobrist hash in
 //! `EnPassantMode::Legal` are exactly that identity.
 //!
-//! ```
-//! use shakmaty::{Chess, Position};
-//! use verify_claim::game::{Game, chess::ChessGame};
-//! let pos = Chess::default();
-//! let m = ChessGame::parse_written(&pos, "Кf3").unwrap(); // Russian piece letters
-//! assert_eq!(ChessGame::notation(&pos, &m), "Nf3");
-//! ```
+//! (Example: `src/tests/module_examples.rs`, `chess_written_moves_in_russian_letters`.)
 
 use shakmaty::{
     Chess, Color, EnPassantMode, Move, Position, Role, Square,
@@ -31,7 +25,7 @@ pub mod unproved;
 pub mod unwinnable;
 mod written;
 use explain::{explain_ambiguous, explain_illegal};
-pub use start::{Start, start_position};
+pub use start::start_position;
 use written::{capitalised, capture_slip, parse_written_strict, with_hint};
 
 use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};

@@ -8,14 +8,7 @@
 //! for either side: 9.6 in 2009, 9.7 in 2014, 5.2.2 from 2018), for flag
 //! falls (6.9) and, from 2023, resignations (5.1.2).
 //!
-//! ```
-//! use shakmaty::{Chess, CastlingMode, Color, fen::Fen};
-//! use verify_claim::game::chess::unwinnable::{Search, Win, can_mate};
-//! // A pawn wall with kings only: dead.
-//! let pos: Chess = Fen::from_ascii(b"8/8/4k3/1p1p1p1p/1P1P1P1P/4K3/8/8 w - - 0 1")
-//!     .unwrap().into_position(CastlingMode::Standard).unwrap();
-//! assert_eq!(can_mate(&pos, Color::White, Search::Full), Win::No);
-//! ```
+//! (Example: `src/tests/module_examples.rs`, `chess_pawn_wall_is_dead`.)
 
 use std::str::FromStr;
 
@@ -24,7 +17,7 @@ use shakmaty::{
     san::SanPlus, uci::UciMove,
 };
 
-pub use crate::game::{DeadCheck, Search, Win};
+pub use crate::game::{Search, Win};
 pub use shorten::shorten as shorten_helpmate;
 
 mod shorten;
@@ -296,7 +289,7 @@ pub fn position_for_analysis(fen: &str) -> Result<Chess, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, chess::ChessGame};
+    use crate::game::{DeadCheck, Game, chess::ChessGame};
 
     fn dead_check(pos: &Chess, search: Search) -> DeadCheck {
         ChessGame::dead_check(pos, search)

@@ -14,12 +14,7 @@
 //! order (a1, c1, e1, g1, b2, ...), so writing a parsed FEN gives it back
 //! unchanged. A tower whose colours alternate more than once is refused.
 //!
-//! ```
-//! use verify_claim::game::column_draughts::{Rules, fen};
-//! let p = fen::parse("B:c3=wb,d6=B,h8=bw:4:20", Rules::Standard).unwrap();
-//! assert_eq!(fen::write(&p), "B:c3=wb,d6=B,h8=bw:4:20");
-//! assert!(fen::parse("W:c3=wbw", Rules::Standard).is_err());
-//! ```
+//! (Example: `src/tests/module_examples.rs`, `column_draughts_fen_round_trip`.)
 
 use super::{Piece, Position, Rules, Tower, parse_square, square_name};
 use crate::game::Side;

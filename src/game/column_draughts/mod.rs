@@ -20,13 +20,7 @@
 //! Notation: `c3-d4` for a step, `c3:e5:g3` for a capture with every landing
 //! square (or only its ends, `c3:g3`, when that is unambiguous).
 //!
-//! ```
-//! use verify_claim::game::{Game, column_draughts::{ColumnDraughts, Position}};
-//! let start = Position::start(Default::default());
-//! assert_eq!(ColumnDraughts::legal_moves(&start).len(), 7);
-//! let m = ColumnDraughts::parse_recorded(&start, "c3-d4").unwrap();
-//! assert_eq!(ColumnDraughts::notation(&start, &m), "c3-d4");
-//! ```
+//! (Example: `src/tests/module_examples.rs`, `column_draughts_notation`.)
 
 pub mod dead;
 pub mod fen;
