@@ -163,7 +163,7 @@ fn scan(path: &Path, jobs: usize) -> usize {
         ..Default::default()
     };
     let mut sink = verify_claim::printer(verify_claim::ScanFormat::Jsonl, std::io::sink());
-    let source = verify_claim::Source::Paths(vec![path.display().to_string()]);
+    let source = verify_claim::Source::Paths(vec![path.to_path_buf()]);
     verify_claim::scan_to(source, &settings, &mut sink)
         .expect("scan")
         .games

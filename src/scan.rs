@@ -39,8 +39,9 @@ use threads::{Msg, Producer, Task, Worker};
 /// numbers run on within an input.
 pub enum Source {
     /// Files and directories (searched for `.pgn` and `.pdn` files, plain
-    /// or compressed); `-` for standard input.
-    Paths(Vec<String>),
+    /// or compressed); `-` for standard input. A name that is not UTF-8 is
+    /// read as it is and printed with its bytes escaped (`\xHH`).
+    Paths(Vec<std::path::PathBuf>),
     /// One file, read as [`Source::Paths`] reads it (decompressed, or cut
     /// into segments when plain), but not walked, and with no error when it
     /// holds no game (a distributed engine's task over a whole file).
@@ -368,7 +369,7 @@ fn inputs(source: Source, follow: bool) -> (Vec<Input>, u64) {
 /// calling thread; workers and the producer run on their own threads.
 pub fn run(source: Source, config: &Config, sink: &mut dyn Sink) -> io::Result<Summary> {
     let started = Instant::now();
-    let named: Option<Vec<String>> = match &source {
+    let named: Option<Vec<std::path::PathBuf>> = match &source {
         Source::Paths(p) => Some(p.clone()),
         _ => None,
     };
@@ -445,16 +446,18 @@ pub fn run(source: Source, config: &Config, sink: &mut dyn Sink) -> io::Result<S
 /// No game in any input: each file named is an error at its start (it held
 /// no game: 1:1, the place a game would begin); directories and streams
 /// are named together, since no one place in them is wrong.
-fn nothing_scanned(paths: &[String]) -> Vec<Diagnostic> {
-    let is_file = |p: &String| p != "-" && std::path::Path::new(p).is_file();
-    let (files, others): (Vec<&String>, Vec<&String>) = paths.iter().partition(|p| is_file(p));
+fn nothing_scanned(paths: &[std::path::PathBuf]) -> Vec<Diagnostic> {
+    use std::path::PathBuf;
+    let is_file = |p: &PathBuf| p.as_os_str() != "-" && p.is_file();
+    let (files, others): (Vec<&PathBuf>, Vec<&PathBuf>) = paths.iter().partition(|p| is_file(p));
+    let name = |p: &PathBuf| crate::input::walk::display_name(p);
     let start = Some(Place { line: 1, col: 1 });
     let mut out: Vec<Diagnostic> = files
         .iter()
-        .map(|f| Diagnostic::new(f, start, "no game in the file: nothing scanned (a game begins with its tags or its first move)"))
+        .map(|f| Diagnostic::new(&name(f), start, "no game in the file: nothing scanned (a game begins with its tags or its first move)"))
         .collect();
     if !others.is_empty() {
-        let names: Vec<&str> = others.iter().map(|p| p.as_str()).collect();
+        let names: Vec<String> = others.iter().map(|p| name(p)).collect();
         out.push(Diagnostic::new(
             &names.join(", "),
             None,

@@ -55,3 +55,32 @@ fn the_library_scans_it_too() {
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert_eq!(findings[0].file, format!("{d}/caf\\xE9.pgn"));
 }
+
+#[test]
+fn a_name_that_is_not_utf8_given_on_the_command_line_is_read() {
+    let dir = latin1_dir("named");
+    let file = dir.join(OsStr::from_bytes(b"caf\xE9.pgn"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verify-claim"))
+        .args(["scan", "--format", "jsonl"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let line: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        line["file"],
+        format!("{}/caf\\xE9.pgn", dir.to_str().unwrap())
+    );
+    assert_eq!(line["kind"], "checkmate");
+    let findings: Vec<_> =
+        verify_claim::scan_paths(&[&file], &verify_claim::ScanSettings::default())
+            .collect::<Result<_, _>>()
+            .unwrap();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+}

@@ -184,8 +184,8 @@ pub fn scan(source: Source, settings: &ScanSettings) -> Findings {
 
 /// Scans files and directories (recursively; `.pgn`, `.pdn`, compressed
 /// `.zst`, `.gz`, `.bz2`; `-` for standard input) on a thread pool.
-pub fn scan_paths<S: AsRef<str>>(paths: &[S], settings: &ScanSettings) -> Findings {
-    let paths = paths.iter().map(|p| p.as_ref().to_owned()).collect();
+pub fn scan_paths<P: AsRef<std::path::Path>>(paths: &[P], settings: &ScanSettings) -> Findings {
+    let paths = paths.iter().map(|p| p.as_ref().to_path_buf()).collect();
     scan(Source::Paths(paths), settings)
 }
 
@@ -256,13 +256,15 @@ pub struct InputFile {
 /// [`scan_paths`] walks them: directories searched for `.pgn` and `.pdn`,
 /// plain or compressed): each file, or the error of a path that cannot
 /// be read. Paths the walk leaves out are not listed (the scan warns).
-pub fn input_files<S: AsRef<str>>(paths: &[S], follow: bool) -> Vec<Result<InputFile, Diagnostic>> {
+pub fn input_files<P: AsRef<std::path::Path>>(
+    paths: &[P],
+    follow: bool,
+) -> Vec<Result<InputFile, Diagnostic>> {
     use crate::input::walk::{Item, expand_with};
-    let paths: Vec<String> = paths.iter().map(|p| p.as_ref().to_owned()).collect();
     let fail =
         |p: &str, e: &dyn std::fmt::Display| Diagnostic::new(p, None, format!("cannot read: {e}"));
     let name = crate::input::walk::display_name;
-    expand_with(&paths, follow)
+    expand_with(paths, follow)
         .into_iter()
         .filter_map(|item| match item {
             Item::File(p) => Some(input_file(&p).map_err(|e| fail(&name(&p), &e))),

@@ -44,7 +44,7 @@ pub enum FailOn {
 pub struct ScanArgs {
     /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
     #[arg(required = true)]
-    pub paths: Vec<String>,
+    pub paths: Vec<std::path::PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ScanFormat,
     /// Worker threads (default: all cores; at most 256).
@@ -238,7 +238,11 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sink + 'a> {
     use crate::report::html_scan::{Head, Html};
     let head = Head {
-        inputs: args.paths.clone(),
+        inputs: args
+            .paths
+            .iter()
+            .map(|p| crate::input::walk::display_name(p))
+            .collect(),
         rules: args.settings().options.rules,
         min: args.min_severity(),
         ..Head::default()
