@@ -4,7 +4,8 @@
 //! `../shared` (the corpora and labels beside the crate) is absent,
 //! `cfg(no_oracle)` when no Python with python-chess is found (looked for
 //! only when `../shared` is there, so a build outside the project's
-//! checkout never runs Python). Libtest cannot ignore a test at run time;
+//! checkout never runs Python), `cfg(no_pzstd)` when Debian's `pzstd` is
+//! not on the PATH. Libtest cannot ignore a test at run time;
 //! the integration tests decide at run time instead (tests/common/harness.rs).
 //!
 //! With `VERIFY_CLAIM_REQUIRE_ORACLE` set (CI) neither is set: the tests
@@ -18,6 +19,7 @@ use std::process::{Command, Stdio};
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(no_shared)");
     println!("cargo::rustc-check-cfg=cfg(no_oracle)");
+    println!("cargo::rustc-check-cfg=cfg(no_pzstd)");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=VERIFY_CLAIM_REQUIRE_ORACLE");
     println!("cargo::rerun-if-env-changed=ORACLE_PYTHON");
@@ -25,6 +27,9 @@ fn main() {
         std::env::var("VERIFY_CLAIM_REQUIRE_ORACLE").is_ok_and(|v| !v.is_empty() && v != "0");
     if required {
         return;
+    }
+    if !runs("pzstd", &["--version"]) {
+        println!("cargo::rustc-cfg=no_pzstd");
     }
     let labels = Path::new("../shared/labels");
     if !labels.is_dir() {
@@ -36,6 +41,16 @@ fn main() {
     if !has_python_chess() {
         println!("cargo::rustc-cfg=no_oracle");
     }
+}
+
+/// Whether `program args` runs and succeeds.
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// `$ORACLE_PYTHON`, else `python3`, imports python-chess 1.11 or later

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use common::harness::Need;
 use common::{run, run_with_stdin};
 
 const KINDS: &str = "fixtures/scan/kinds.pgn";
@@ -92,7 +93,6 @@ fn read_one_line_then_close(mut child: Child, what: &str) {
     );
 }
 
-#[test]
 fn a_closed_pipe_stops_the_scan_quietly_with_status_0() {
     let d = temp_dir("pipe");
     let big = big_input(&d);
@@ -141,7 +141,6 @@ fn to_full(args: &[&str], stdout_full: bool) -> Option<(i32, String)> {
     ))
 }
 
-#[test]
 fn an_output_that_cannot_be_written_is_an_error() {
     let claim = ["fixtures/chess/threefold-written.pgn", "--move", "Ng8"];
     for args in [
@@ -151,8 +150,7 @@ fn an_output_that_cannot_be_written_is_an_error() {
         &["fixtures/chess/threefold-written.pgn", "--format", "json"][..],
     ] {
         let Some((status, stderr)) = to_full(args, true) else {
-            eprintln!("SKIPPED: no /dev/full");
-            return;
+            panic!("no /dev/full, though DEV_FULL found it");
         };
         assert_eq!(status, 2, "{args:?}: {stderr}");
         assert!(
@@ -162,7 +160,6 @@ fn an_output_that_cannot_be_written_is_an_error() {
     }
 }
 
-#[test]
 fn an_unwritable_stderr_is_no_panic() {
     for (args, want) in [
         (&["scan", "fixtures/chess/fools-mate.pgn"][..], 0),
@@ -171,8 +168,7 @@ fn an_unwritable_stderr_is_no_panic() {
         (&["fixtures/chess/fools-mate.pgn", "--bogus"][..], 2),
     ] {
         let Some((status, _)) = to_full(args, false) else {
-            eprintln!("SKIPPED: no /dev/full");
-            return;
+            panic!("no /dev/full, though DEV_FULL found it");
         };
         assert_eq!(status, want, "{args:?}");
     }
@@ -189,7 +185,6 @@ fn mkfifo(path: &Path) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-#[test]
 fn walks_skip_fifos_and_links_and_scan_each_file_once() {
     let d = temp_dir("walk");
     std::fs::copy(KINDS, d.join("good.pgn")).unwrap();
@@ -200,8 +195,7 @@ fn walks_skip_fifos_and_links_and_scan_each_file_once() {
     symlink("good.pgn", &d.join("link.pgn"));
     symlink("missing.pgn", &d.join("dangling.pgn"));
     if !mkfifo(&d.join("a.pgn")) {
-        eprintln!("SKIPPED: no mkfifo");
-        return;
+        panic!("mkfifo failed, though MKFIFO found it");
     }
     let one = games_scanned(&run(&["scan", KINDS]).stderr);
     let dir = d.to_str().unwrap();
@@ -290,7 +284,6 @@ fn places(stdout: &str) -> Vec<(u64, u64, String)> {
         .collect()
 }
 
-#[test]
 fn a_game_too_large_is_its_error_and_the_scan_goes_on() {
     let d = temp_dir("too-large");
     let path = d.join("huge.pgn");
@@ -320,7 +313,6 @@ fn a_game_too_large_is_its_error_and_the_scan_goes_on() {
     assert_eq!(places(&r.stdout), want, "stdin: {}", r.stderr);
 }
 
-#[test]
 fn games_without_termination_markers_are_cut_and_counted() {
     let d = temp_dir("no-markers");
     let path = d.join("mates.pgn");
@@ -346,7 +338,6 @@ fn games_without_termination_markers_are_cut_and_counted() {
     assert!(places(&stdin.stdout) == v, "standard input differs");
 }
 
-#[test]
 fn a_truncated_compressed_file_gives_its_games_then_an_error() {
     let d = temp_dir("truncated");
     // Several zstd blocks (of at most 128 KiB each); the last is cut short.
@@ -368,7 +359,6 @@ fn a_truncated_compressed_file_gives_its_games_then_an_error() {
     assert!(!places(&r.stdout).is_empty());
 }
 
-#[test]
 fn scanning_nothing_is_an_error_naming_the_inputs() {
     let d = temp_dir("nothing");
     std::fs::write(d.join("notes.txt"), b"not a record").unwrap();
@@ -401,4 +391,36 @@ fn scanning_nothing_is_an_error_naming_the_inputs() {
             assert!(r.stdout.contains(",line=1,col=1,"), "{}", r.stdout);
         }
     }
+}
+
+/// `/dev/full`, a device every write to fails with "no space left".
+const DEV_FULL: Need = Need {
+    what: "/dev/full",
+    check: || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .map(|_| ())
+            .map_err(|e| format!("no /dev/full to write to: {e}"))
+    },
+};
+
+/// `mkfifo(1)`, to make a named pipe in a directory scanned.
+const MKFIFO: Need = Need {
+    what: "mkfifo",
+    check: || match Command::new("mkfifo").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err("no mkfifo(1) to make a named pipe".into()),
+    },
+};
+
+verify_claim_tests_main! {
+    a_closed_pipe_stops_the_scan_quietly_with_status_0,
+    an_output_that_cannot_be_written_is_an_error: [DEV_FULL],
+    an_unwritable_stderr_is_no_panic: [DEV_FULL],
+    walks_skip_fifos_and_links_and_scan_each_file_once: [MKFIFO],
+    a_game_too_large_is_its_error_and_the_scan_goes_on,
+    games_without_termination_markers_are_cut_and_counted,
+    a_truncated_compressed_file_gives_its_games_then_an_error,
+    scanning_nothing_is_an_error_naming_the_inputs,
 }

@@ -17,8 +17,17 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
+use serve::{
+    another_address_than_loopback_needs_a_token,
+    serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder,
+    the_page_shows_every_board_and_its_alerts_in_chromium,
+};
+
+use common::harness::{Need, SHARED};
 use verify_claim::{Encoding, Kind, LiveFile, ScanOptions};
 
+#[path = "../common/mod.rs"]
+mod common;
 mod serve;
 mod writer;
 
@@ -155,12 +164,9 @@ fn scenarios(corpus: &[Game]) -> Vec<Scenario> {
 fn corpus() -> Vec<Game> {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/twic/twic1599_1000k.pgn");
+    // Present whenever ../shared is (the test needs SHARED).
     let Ok(text) = std::fs::read_to_string(&path) else {
-        println!(
-            "SKIPPED: corpus games ({} absent); the made games and the committed lichess sample still run",
-            path.display()
-        );
-        return Vec::new();
+        panic!("{} cannot be read", path.display());
     };
     let mut games: Vec<Game> = games_of(&text)
         .into_iter()
@@ -175,7 +181,6 @@ fn corpus() -> Vec<Game> {
     games
 }
 
-#[test]
 fn watch_follows_games_played_into_a_folder() {
     let dir = std::env::temp_dir().join(format!("verify-claim-watch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -463,12 +468,7 @@ fn check_against_scan(scenarios: &[Scenario], expect: &[Expected]) {
 
 /// The live view: one line per board, the newest alert highlighted, a bell
 /// unless quiet, redrawn in place.
-#[test]
 fn live_view_draws_one_line_per_board() {
-    if Command::new("script").arg("--version").output().is_err() {
-        println!("SKIPPED: no script(1) to give the watch a terminal");
-        return;
-    }
     let dir = std::env::temp_dir().join(format!("verify-claim-live-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -556,4 +556,39 @@ fn live_view_draws_one_line_per_board() {
         assert_eq!(out.contains('\x07'), !quiet);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `script(1)`, which gives the watch a terminal.
+const SCRIPT: Need = Need {
+    what: "script(1)",
+    check: || match Command::new("script").arg("--version").output() {
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("no script(1) to give the watch a terminal: {e}")),
+    },
+};
+
+/// Chromium and python3 (the page's driver, `cdp.py`).
+const CHROMIUM: Need = Need {
+    what: "Chromium",
+    check: || {
+        let have = |c: &str| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if have("chromium") && have("python3") {
+            Ok(())
+        } else {
+            Err("no chromium or python3 (apt-get install chromium)".into())
+        }
+    },
+};
+
+verify_claim_tests_main! {
+    watch_follows_games_played_into_a_folder: [SHARED],
+    live_view_draws_one_line_per_board: [SCRIPT],
+    serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder,
+    another_address_than_loopback_needs_a_token,
+    the_page_shows_every_board_and_its_alerts_in_chromium: [CHROMIUM],
 }
