@@ -6,7 +6,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use common::{oracle_python, run};
+use common::harness::ORACLE;
+use common::run;
 use serde_json::Value;
 
 const ARCHIVE: &str = "fixtures/scan/annotate.pgn";
@@ -45,7 +46,6 @@ fn finding_plies(jsonl: &str) -> Vec<BTreeSet<u64>> {
     by_game
 }
 
-#[test]
 fn scan_writes_the_archive_back_with_the_findings() {
     let r = run(&["scan", ARCHIVE, "--format", "pgn"]);
     assert_eq!(r.status, 1, "{}", r.stderr); // the wrong winner is an error
@@ -91,7 +91,6 @@ fn scan_writes_the_archive_back_with_the_findings() {
     assert_eq!(strip(&r.stdout), input);
 }
 
-#[test]
 fn claim_writes_the_game_back_with_the_verdict() {
     let f = "fixtures/chess/threefold-written.pgn";
     let r = run(&[f, "--move", "Ng8", "--format", "pgn"]);
@@ -157,11 +156,8 @@ fn read_back(py: &str, input: &str, output: &str) -> Vec<Value> {
         .collect()
 }
 
-#[test]
 fn python_chess_reads_the_annotated_games() {
-    let Some(py) = oracle_python() else {
-        return;
-    };
+    let py = common::find_oracle_python().expect("ORACLE found python-chess");
     let out = run(&["scan", ARCHIVE, "--format", "pgn"]).stdout;
     let findings = finding_plies(&run(&["scan", ARCHIVE, "--format", "jsonl"]).stdout);
     let games = read_back(&py, ARCHIVE, &out);
@@ -186,4 +182,10 @@ fn python_chess_reads_the_annotated_games() {
     assert_eq!(games[0]["same_moves"], true, "{}", games[0]);
     // The occurrences (plies 0, 3, 4) and the claim point (7).
     assert_eq!(games[0]["plies"], serde_json::json!([0, 3, 4, 7]));
+}
+
+verify_claim_tests_main! {
+    scan_writes_the_archive_back_with_the_findings,
+    claim_writes_the_game_back_with_the_verdict,
+    python_chess_reads_the_annotated_games: [ORACLE],
 }

@@ -7,6 +7,7 @@ mod common;
 use std::io::Write;
 use std::path::PathBuf;
 
+use common::harness::SHARED;
 use common::{run, run_with_stdin};
 use serde_json::Value;
 
@@ -39,7 +40,6 @@ fn triples(v: &[Value]) -> Vec<(u64, String, u64)> {
         .collect()
 }
 
-#[test]
 fn every_finding_kind_with_its_place() {
     let r = run(&["scan", KINDS, "--format", "jsonl", "--min-draw-moves", "20"]);
     assert_eq!(r.status, 1, "{}", r.stderr);
@@ -98,7 +98,6 @@ fn every_finding_kind_with_its_place() {
     assert!(!r.stdout.contains("early-draw-agreement"));
 }
 
-#[test]
 fn automatic_draws_and_counts_from_the_chess_fixtures() {
     let r = run(&["scan", "fixtures/chess", "--format", "jsonl"]);
     let v = jsonl(&r.stdout);
@@ -157,7 +156,6 @@ fn automatic_draws_and_counts_from_the_chess_fixtures() {
     assert!(!r.stdout.contains("result-mismatch"));
 }
 
-#[test]
 fn all_output_formats() {
     let r = run(&["scan", KINDS, "--format", "text"]);
     assert!(
@@ -231,7 +229,6 @@ fn all_output_formats() {
     assert!(r.stdout.starts_with("file,game,"));
 }
 
-#[test]
 fn exit_status_follows_fail_on() {
     assert_eq!(run(&["scan", KINDS, "--format", "jsonl"]).status, 1);
     assert_eq!(
@@ -290,7 +287,6 @@ fn large_input() -> PathBuf {
     path
 }
 
-#[test]
 fn output_is_identical_whatever_the_jobs() {
     let path = large_input();
     let p = path.to_str().unwrap();
@@ -316,7 +312,6 @@ fn output_is_identical_whatever_the_jobs() {
     );
 }
 
-#[test]
 fn compressed_inputs_and_directories() {
     let d = temp_dir("compressed");
     let plain = std::fs::read(KINDS).unwrap();
@@ -352,7 +347,6 @@ fn compressed_inputs_and_directories() {
     assert!(r.stderr.contains("scanned 32 games"), "{}", r.stderr);
 }
 
-#[test]
 fn standard_input_plain_and_compressed() {
     let plain = std::fs::read(KINDS).unwrap();
     let reference = triples(&jsonl(&run(&["scan", KINDS, "--format", "jsonl"]).stdout));
@@ -366,7 +360,6 @@ fn standard_input_plain_and_compressed() {
     assert_eq!(triples(&jsonl(&r.stdout)), reference);
 }
 
-#[test]
 fn malformed_input_gives_findings_or_errors_never_a_crash() {
     let d = temp_dir("malformed");
     let sample = std::fs::read("fixtures/chess/lichess-sample.pgn").unwrap();
@@ -406,7 +399,8 @@ fn malformed_input_gives_findings_or_errors_never_a_crash() {
     assert_eq!(r.status, 2);
 
     // The shared malformed corpus, when present.
-    if let Some(shared) = common::shared() {
+    {
+        let shared = common::shared_dir().expect("SHARED found ../shared");
         let r = run(&[
             "scan",
             shared.join("corpus/malformed").to_str().unwrap(),
@@ -431,7 +425,6 @@ fn malformed_input_gives_findings_or_errors_never_a_crash() {
 }
 
 #[cfg(unix)]
-#[test]
 fn unreadable_directory_is_an_input_error() {
     use std::os::unix::fs::PermissionsExt;
     let d = temp_dir("unreadable");
@@ -448,4 +441,16 @@ fn unreadable_directory_is_an_input_error() {
     }
     assert_eq!(r.status, 2, "{}", r.stderr);
     assert!(r.stdout.contains("ok.pgn"));
+}
+
+verify_claim_tests_main! {
+    every_finding_kind_with_its_place,
+    automatic_draws_and_counts_from_the_chess_fixtures,
+    all_output_formats,
+    exit_status_follows_fail_on,
+    output_is_identical_whatever_the_jobs,
+    compressed_inputs_and_directories,
+    standard_input_plain_and_compressed,
+    malformed_input_gives_findings_or_errors_never_a_crash: [SHARED],
+    unreadable_directory_is_an_input_error,
 }

@@ -11,6 +11,7 @@
 
 mod common;
 
+use common::harness::{ORACLE, SHARED};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -44,14 +45,9 @@ fn corpus(shared: &Path, tmp: &Path) -> Vec<PathBuf> {
     files
 }
 
-#[test]
 fn scan_agrees_with_the_oracle_on_the_corpus() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
-    let Some(python) = common::oracle_python() else {
-        return;
-    };
+    let shared = common::shared_dir().expect("SHARED found ../shared");
+    let python = common::find_oracle_python().expect("ORACLE found python-chess");
     let tmp = std::env::temp_dir().join(format!("verify-claim-scan-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let files = corpus(&shared, &tmp);
@@ -152,4 +148,8 @@ fn scan_agrees_with_the_oracle_on_the_corpus() {
         wrong.len(),
         wrong[..wrong.len().min(40)].join("\n")
     );
+}
+
+verify_claim_tests_main! {
+    scan_agrees_with_the_oracle_on_the_corpus: [SHARED, ORACLE],
 }

@@ -3,7 +3,8 @@
 //! differ, and `--min-severity` chooses what is printed.
 
 mod common;
-use common::{run, shared};
+use common::harness::SHARED;
+use common::run;
 use serde_json::Value;
 
 const ARCHIVE: &str = "fixtures/scan/annotate.pgn";
@@ -15,7 +16,6 @@ fn jsonl(stdout: &str) -> Vec<Value> {
         .collect()
 }
 
-#[test]
 fn moves_after_a_drawn_ending_are_a_warning() {
     let r = run(&["scan", ARCHIVE, "--format", "jsonl"]);
     let v = jsonl(&r.stdout);
@@ -53,7 +53,6 @@ fn moves_after_a_drawn_ending_are_a_warning() {
     }));
 }
 
-#[test]
 fn min_severity_chooses_what_is_printed() {
     let all = jsonl(&run(&["scan", ARCHIVE, "--format", "jsonl"]).stdout);
     let r = run(&[
@@ -98,9 +97,8 @@ fn min_severity_chooses_what_is_printed() {
     assert!(!r.stdout.contains("info"));
 }
 
-#[test]
 fn twic_drawn_endings_with_one_move_more_are_not_errors() {
-    let Some(dir) = shared() else { return };
+    let dir = common::shared_dir().expect("SHARED found ../shared");
     let path = dir.join("corpus/twic/twic1599_1000k.pgn");
     let r = run(&["scan", path.to_str().unwrap(), "--format", "jsonl"]);
     assert_eq!(r.status, 0, "{}", r.stderr);
@@ -110,4 +108,10 @@ fn twic_drawn_endings_with_one_move_more_are_not_errors() {
         4
     );
     assert_eq!(v.iter().filter(|f| f["severity"] == "error").count(), 0);
+}
+
+verify_claim_tests_main! {
+    moves_after_a_drawn_ending_are_a_warning,
+    min_severity_chooses_what_is_printed,
+    twic_drawn_endings_with_one_move_more_are_not_errors: [SHARED],
 }

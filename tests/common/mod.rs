@@ -98,17 +98,6 @@ pub fn shared_path() -> PathBuf {
     shared_dir().expect("../shared is absent: list this test with harness::SHARED")
 }
 
-/// `../shared` beside the crate, when present. Tests under the libtest
-/// harness call this and return early, saying so, when it is absent;
-/// a `harness = false` target lists the test with [`harness::SHARED`].
-pub fn shared() -> Option<PathBuf> {
-    let p = shared_dir();
-    if p.is_none() {
-        skipped("../shared is absent; this test needs its labelled data");
-    }
-    p
-}
-
 /// A Python interpreter with python-chess, for the oracle: $ORACLE_PYTHON,
 /// else `python3` if it imports `chess`.
 pub fn find_oracle_python() -> Option<String> {
@@ -134,27 +123,9 @@ pub fn oracle_path() -> String {
     find_oracle_python().expect("no python with python-chess: list this test with harness::ORACLE")
 }
 
-/// [`find_oracle_python`], saying the test is skipped when there is none
-/// (for tests under the libtest harness).
-pub fn oracle_python() -> Option<String> {
-    let py = find_oracle_python();
-    if py.is_none() {
-        skipped("no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
-    }
-    py
-}
-
 /// The variable that turns every skip into a failure (set by `.ci/run`,
 /// so CI cannot pass without `../shared` and the oracle).
 pub const REQUIRE: &str = "VERIFY_CLAIM_REQUIRE_ORACLE";
-
-/// Says a test is skipped, or fails it when [`REQUIRE`] is set (to anything
-/// but empty or `0`).
-pub fn skipped(why: &str) {
-    let required = std::env::var(REQUIRE).is_ok_and(|v| !v.is_empty() && v != "0");
-    assert!(!required, "{REQUIRE} is set, but {why}");
-    eprintln!("SKIPPED: {why}");
-}
 
 /// The oracle's `games.tsv`: the header, and one row per (file base name,
 /// game).
