@@ -445,7 +445,21 @@ fn scan_report_prints_an_archives_errors_in_a_few_pages() {
     assert!(got.pages <= 6, "corpus: {} PDF pages", got.pages);
 }
 
+/// An automatic end the record agrees with gets no diagram, unless asked.
+fn scan_report_draws_automatic_ends_when_asked() {
+    let page = |extra: &[&str]| {
+        let mut a = vec!["scan", "fixtures/chess/fools-mate.pgn", "--format", "html"];
+        a.extend(extra);
+        let r = run(&a);
+        assert!(r.stdout.contains("checkmate"), "{}", r.stderr);
+        diagrams(&r.stdout)
+    };
+    assert_eq!(page(&[]), 0, "a checkmate the record agrees with");
+    assert_eq!(page(&["--all-diagrams"]), 1, "with --all-diagrams");
+}
+
 verify_claim_tests_main! {
+    scan_report_draws_automatic_ends_when_asked,
     claim_report_coordinates_are_readable_on_a4,
     claim_reports_render: [CHROMIUM],
     claim_report_escapes_tag_values: [CHROMIUM],

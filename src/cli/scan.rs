@@ -64,6 +64,10 @@ pub struct ScanArgs {
     /// No progress bar, even on a terminal.
     #[arg(long)]
     pub no_progress: bool,
+    /// `--format html`: draw the position of every finding, also of a game
+    /// end the Laws make by themselves (checkmate, stalemate, ...).
+    #[arg(long)]
+    pub all_diagrams: bool,
     /// Follow symbolic links in directories (loops are detected and skipped).
     #[arg(long)]
     pub follow: bool,
@@ -245,6 +249,7 @@ fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sin
             .collect(),
         rules: args.settings().options.rules,
         min: args.min_severity(),
+        all_diagrams: args.all_diagrams,
         ..Head::default()
     };
     Box::new(crate::report::scan::Printed {
