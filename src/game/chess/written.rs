@@ -6,7 +6,7 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Role};
 
-use super::{castling_with_letters, latin_notation, parse_long, san_to_move};
+use super::recorded::{castling_with_letters, latin_notation, parse_long, san_to_move};
 use crate::game::MoveError;
 
 /// The written forms (SAN, squares, Russian letters), exactly as written.
