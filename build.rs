@@ -17,6 +17,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 fn main() {
+    closed_stdout();
     println!("cargo::rustc-check-cfg=cfg(no_shared)");
     println!("cargo::rustc-check-cfg=cfg(no_oracle)");
     println!("cargo::rustc-check-cfg=cfg(no_pzstd)");
@@ -71,4 +72,23 @@ fn has_python_chess() -> bool {
             .status()
             .is_ok_and(|s| s.success())
     })
+}
+
+/// Links `src/closed_stdout.c` (a constructor that runs before the Rust
+/// runtime: see that file) into the binary, on Unix. Only the binary: the
+/// object is given to the linker directly, so it is kept although nothing
+/// names it, and the library (Python's module, the fuzz targets) never
+/// has it.
+fn closed_stdout() {
+    println!("cargo::rerun-if-changed=src/closed_stdout.c");
+    if std::env::var_os("CARGO_CFG_UNIX").is_none() {
+        return;
+    }
+    let objects = cc::Build::new()
+        .file("src/closed_stdout.c")
+        .warnings(true)
+        .compile_intermediates();
+    for o in objects {
+        println!("cargo::rustc-link-arg-bins={}", o.display());
+    }
 }

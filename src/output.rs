@@ -54,30 +54,28 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), i32> {
         .map_err(|e| failure_status(&writing(e)))
 }
 
-/// Whether standard output was open when the run began, as an error to
-/// report if not.
+/// Whether standard output can be written, as an error to report if not.
 ///
-/// The standard library gives a process started with descriptor 1 closed
-/// (`verify-claim ... >&-`) a `/dev/null` opened read-write in its place, so
-/// everything written would vanish and the run end as if it had been
-/// written. A shell's `>/dev/null` opens it write-only; so descriptor 1 on
-/// `/dev/null` read-write is taken for a closed standard output (Linux,
-/// from `/proc/self/fdinfo`; `1<>/dev/null` looks the same and is refused
-/// too). Elsewhere nothing is detected.
+/// A standard output closed before the run (`verify-claim ... >&-`) is
+/// given `/dev/null` opened read-only by the binary's start-up code
+/// (`src/closed_stdout.c`: the Rust runtime would give it one opened
+/// read-write, which cannot be told from Python's `subprocess.DEVNULL`).
+/// Every write to it fails; this says so before the run starts, so that
+/// `watch` does not wait for its first event to fail (Linux, from
+/// `/proc/self/fdinfo`; elsewhere the first write fails).
 pub fn stdout_is_open() -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
-        let null = std::fs::read_link("/proc/self/fd/1")
-            .is_ok_and(|p| p == std::path::Path::new("/dev/null"));
-        let read_write = || {
-            let info = std::fs::read_to_string("/proc/self/fdinfo/1").unwrap_or_default();
-            info.lines()
-                .find_map(|l| l.strip_prefix("flags:"))
-                .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-                .is_some_and(|flags| flags & 3 == 2)
-        };
-        if null && read_write() {
-            return Err(writing(io::Error::other("standard output is closed")));
+        let info = std::fs::read_to_string("/proc/self/fdinfo/1").unwrap_or_default();
+        let read_only = info
+            .lines()
+            .find_map(|l| l.strip_prefix("flags:"))
+            .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+            .is_some_and(|flags| flags & 3 == 0);
+        if read_only {
+            return Err(writing(io::Error::other(
+                "standard output is closed (or open only for reading)",
+            )));
         }
     }
     Ok(())

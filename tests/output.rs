@@ -180,13 +180,43 @@ fn a_closed_stdout_is_an_error_as_a_full_disk_is() {
             r.stderr
         );
     }
-    // A stdout sent to /dev/null on purpose is not closed.
-    let o = Command::new(BIN)
-        .args(["perft", "1"])
-        .stdout(Stdio::null())
-        .status()
-        .expect("run");
-    assert_eq!(o.code(), Some(0));
+    // A stdout sent to /dev/null on purpose is not closed: write-only as a
+    // shell's `>/dev/null`, and read-write as Python's `subprocess.DEVNULL`,
+    // daemon(3) and systemd's `StandardOutput=null` open it.
+    let read_write = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .expect("open /dev/null")
+    };
+    for (args, status) in [
+        (&["perft", "1"][..], 0),
+        (
+            &[
+                "scan",
+                "fixtures/chess/fools-mate.pgn",
+                "--fail-on",
+                "never",
+            ],
+            0,
+        ),
+        (
+            &["fixtures/chess/threefold-written.pgn", "--move", "Ng8"],
+            0,
+        ),
+    ] {
+        for out in [Stdio::null(), Stdio::from(read_write())] {
+            let o = Command::new(BIN)
+                .args(args)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .stdout(out)
+                .output()
+                .expect("run");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(status), "{args:?}: {err}");
+        }
+    }
 }
 
 #[test]

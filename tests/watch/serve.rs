@@ -378,6 +378,68 @@ fn stop_after(
     assert!(kb < 200_000, "{kb} kB");
 }
 
+/// The status line of a raw request, or what went wrong.
+fn raw(url: &str, request: &[u8]) -> String {
+    let mut s = TcpStream::connect(host(url)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let _ = s.write_all(request);
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out);
+    out
+}
+
+/// Many clients at once are all answered, whatever arrives together (the
+/// HTTP crate used before left some waiting behind the streams that never
+/// end), and broken or oversized request heads get their status.
+pub fn connections_arriving_together_are_all_answered() {
+    let dir = temp("together");
+    let w = start(&dir, &["--serve", "127.0.0.1:0"]);
+    let h = host(&w.url).to_owned();
+    let streams: Vec<_> = (0..200)
+        .map(|i| {
+            let h = h.clone();
+            std::thread::spawn(move || {
+                let mut s = TcpStream::connect(&h).unwrap();
+                let path = ["/events", "/app.js", "/app.css", "/state"][i % 4];
+                write!(s, "GET {path} HTTP/1.1\r\nHost: {h}\r\n\r\n").unwrap();
+                // Waits for the answer (not a fixed time): a client left
+                // waiting fails at the timeout.
+                s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+                let mut line = String::new();
+                let _ = BufReader::new(&s).read_line(&mut line);
+                (i, line, s)
+            })
+        })
+        .collect();
+    let mut held = Vec::new();
+    for t in streams {
+        let (i, line, s) = t.join().unwrap();
+        assert!(line.starts_with("HTTP/1.1 200 "), "client {i}: {line:?}");
+        held.push(s);
+    }
+    let head = raw(
+        &w.url,
+        format!("HEAD /state HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes(),
+    );
+    assert!(
+        head.starts_with("HTTP/1.1 200 ") && head.ends_with("\r\n\r\n"),
+        "{head:?}"
+    );
+    assert!(!head.contains("Content-Length: 0"), "{head:?}");
+    let bad = raw(&w.url, b"GET / HTTP/1.1\r\n\x01\r\n\r\n");
+    assert!(bad.starts_with("HTTP/1.1 400 "), "{bad:?}");
+    let long = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "y".repeat(20_000));
+    assert!(raw(&w.url, long.as_bytes()).starts_with("HTTP/1.1 431 "));
+    let post = raw(
+        &w.url,
+        format!("POST /state HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes(),
+    );
+    assert!(post.starts_with("HTTP/1.1 405 "), "{post:?}");
+    drop(held);
+    stop(w);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 pub fn another_address_than_loopback_needs_a_token() {
     let dir = temp("token");
     let out = Command::new(env!("CARGO_BIN_EXE_verify-claim"))

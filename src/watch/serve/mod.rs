@@ -7,17 +7,18 @@
 //! resumes) and `GET /state` (every board, as JSON). Anything else is a
 //! 404; no part of a request reaches the file system.
 //!
-//! HTTP by `tiny_http`: small, no async runtime, a thread per request the
-//! tool chooses to keep; the watch is thread-based too. Loopback only
-//! unless another address is named, and then only with a token.
+//! HTTP by hand over `httparse` ([`http`] says why): no async runtime, a
+//! thread per connection, bounded; the watch is thread-based too. Loopback
+//! only unless another address is named, and then only with a token.
 
+mod http;
 mod hub;
 mod page;
 mod stream;
 
 use std::collections::HashMap;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
@@ -33,6 +34,9 @@ use super::view::{self, Sink};
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8040";
 /// At most this many event streams at once (more get a 503).
 pub const MAX_STREAMS: usize = 256;
+/// At most this many connections at once, streams included (more get a
+/// 503 at once); each has a thread until it is answered.
+pub const MAX_CONNECTIONS: usize = MAX_STREAMS + 64;
 
 /// Where and how to serve.
 pub struct Options {
@@ -92,18 +96,18 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
             "--serve {addr}: not a loopback address, so anyone who can reach it could read the boards: add --token TOKEN (or --token generate for a random one, printed in the URL)"
         ));
     }
-    let server = tiny_http::Server::http(addr).map_err(|e| format!("--serve {addr}: {e}"))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map_or(addr.port(), |a| a.port());
+    let listener = TcpListener::bind(addr).map_err(|e| format!("--serve {addr}: {e}"))?;
+    let port = listener.local_addr().map_or(addr.port(), |a| a.port());
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("--serve {addr}: {e}"))?;
     let shown = SocketAddr::new(addr.ip(), port);
     let url = match &token {
         Some(t) => format!("http://{shown}/?token={t}"),
         None => format!("http://{shown}/"),
     };
     let hub = Arc::new(Hub::default());
-    let cx = stream::Cx {
+    let cx = Arc::new(stream::Cx {
         hub: Arc::clone(&hub),
         token,
         port,
@@ -112,14 +116,16 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
         streams: Arc::new(AtomicUsize::new(0)),
         page: page::html(),
         css: page::css(),
-    };
+    });
+    let connections = Arc::new(AtomicUsize::new(0));
     let thread = std::thread::Builder::new()
         .name("serve".to_owned())
         .spawn(move || {
             while !cx.stop.load(Ordering::SeqCst) {
-                match server.recv_timeout(Duration::from_millis(100)) {
-                    Ok(Some(rq)) => stream::handle(rq, &cx),
-                    Ok(None) => {}
+                match listener.accept() {
+                    Ok((s, _)) => connection(s, &cx, &connections),
+                    // Nothing waiting (the listener does not block, so
+                    // that the loop sees the stop), or a passing error.
                     Err(_) => std::thread::sleep(Duration::from_millis(10)),
                 }
             }
@@ -131,6 +137,33 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
         thread: Some(thread),
         stop,
     })
+}
+
+/// Answers a new connection on a thread of its own, if there is room.
+fn connection(s: TcpStream, cx: &Arc<stream::Cx>, count: &Arc<AtomicUsize>) {
+    if count.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+        count.fetch_sub(1, Ordering::SeqCst);
+        let mut s = s;
+        let mut out = http::head(503, &[("Content-Length", "0")]);
+        out.extend_from_slice(b"\r\n");
+        let _ = s.set_nonblocking(false);
+        let _ = s.set_write_timeout(Some(Duration::from_millis(100)));
+        let _ = io::Write::write_all(&mut s, &out);
+        return;
+    }
+    let (cx, done) = (Arc::clone(cx), Arc::clone(count));
+    let spawned = std::thread::Builder::new()
+        .name("http".to_owned())
+        .stack_size(256 << 10)
+        .spawn(move || {
+            if let Some(rq) = http::read(s) {
+                stream::handle(rq, &cx);
+            }
+            done.fetch_sub(1, Ordering::SeqCst);
+        });
+    if spawned.is_err() {
+        count.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Drop for Server {

@@ -3,13 +3,13 @@
 //! ends, and one that falls behind the ring is told what it lost).
 
 use std::io::Write;
+use std::net::TcpStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use tiny_http::{Header, Method, Request, Response};
-
 use super::MAX_STREAMS;
+use super::http::{Method, Request};
 use super::hub::Hub;
 use super::page;
 
@@ -29,29 +29,18 @@ pub struct Cx {
 /// scripts and styles only from the tool itself.
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
 fn respond(rq: Request, status: u16, kind: &str, body: Vec<u8>) {
-    let mut r = Response::from_data(body).with_status_code(status);
-    for h in [
-        header("Content-Type", kind),
-        header("Content-Security-Policy", CSP),
-        header("X-Content-Type-Options", "nosniff"),
-        header("Referrer-Policy", "no-referrer"),
-        header("Cache-Control", "no-store"),
-        // One request per connection: a stream never waits behind another
-        // answer on a kept-alive connection.
-        header("Connection", "close"),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        r.add_header(h);
-    }
-    // A client that went away is no concern of the watch.
-    let _ = rq.respond(r);
+    rq.respond(
+        status,
+        &[
+            ("Content-Type", kind),
+            ("Content-Security-Policy", CSP),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("Cache-Control", "no-store"),
+        ],
+        &body,
+    );
 }
 
 /// The value of a query parameter.
@@ -59,13 +48,6 @@ fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
     query
         .split('&')
         .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-}
-
-fn request_header<'a>(rq: &'a Request, name: &'static str) -> Option<&'a str> {
-    rq.headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
 }
 
 /// Equal, in a time that does not depend on where they differ.
@@ -83,11 +65,12 @@ fn same(a: &str, b: &str) -> bool {
 fn allowed(rq: &Request, query: &str, cx: &Cx) -> bool {
     if let Some(token) = &cx.token {
         let given = param(query, "token").or_else(|| {
-            request_header(rq, "Authorization").and_then(|v| v.strip_prefix("Bearer "))
+            rq.header("Authorization")
+                .and_then(|v| v.strip_prefix("Bearer "))
         });
         return given.is_some_and(|g| same(g, token));
     }
-    let host = request_header(rq, "Host").unwrap_or("");
+    let host = rq.header("Host").unwrap_or("");
     let port = cx.port;
     cx.loopback
         && [
@@ -101,9 +84,9 @@ fn allowed(rq: &Request, query: &str, cx: &Cx) -> bool {
 
 /// Answers one request.
 pub fn handle(rq: Request, cx: &Cx) {
-    let url = rq.url().to_owned();
+    let url = rq.target.clone();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    if !matches!(rq.method(), Method::Get | Method::Head) {
+    if !matches!(rq.method, Method::Get | Method::Head) {
         return respond(
             rq,
             405,
@@ -147,9 +130,13 @@ pub fn handle(rq: Request, cx: &Cx) {
     }
 }
 
-/// Starts an event stream on its own thread, if there is room.
+/// Runs an event stream, if there is room.
 fn open_stream(rq: Request, query: &str, cx: &Cx) {
-    let resume = request_header(&rq, "Last-Event-ID")
+    if rq.method == Method::Head {
+        return respond(rq, 200, "text/event-stream", Vec::new());
+    }
+    let resume = rq
+        .header("Last-Event-ID")
         .or_else(|| param(query, "after"))
         .and_then(|v| v.trim().parse::<u64>().ok());
     let boards = param(query, "boards") == Some("1");
@@ -162,26 +149,16 @@ fn open_stream(rq: Request, query: &str, cx: &Cx) {
             format!("at most {MAX_STREAMS} event streams at once\n").into_bytes(),
         );
     }
-    let hub = Arc::clone(&cx.hub);
-    let stop = Arc::clone(&cx.stop);
-    let streams = Arc::clone(&cx.streams);
-    let spawned = std::thread::Builder::new()
-        .name("sse".to_owned())
-        .stack_size(128 << 10)
-        .spawn(move || {
-            let from = resume.map_or(1, |id| id.saturating_add(1));
-            let _ = stream(rq.into_writer(), &hub, from, boards, &stop);
-            streams.fetch_sub(1, Ordering::SeqCst);
-        });
-    if spawned.is_err() {
-        cx.streams.fetch_sub(1, Ordering::SeqCst);
-    }
+    // This is the connection's own thread: the stream runs on it.
+    let from = resume.map_or(1, |id| id.saturating_add(1));
+    let _ = stream(rq.stream, &cx.hub, from, boards, &cx.stop);
+    cx.streams.fetch_sub(1, Ordering::SeqCst);
 }
 
 /// Writes events from id `next` on until the watch ends or the client
 /// goes away.
 fn stream(
-    mut w: Box<dyn Write + Send>,
+    mut w: TcpStream,
     hub: &Hub,
     mut next: u64,
     boards: bool,
