@@ -131,56 +131,36 @@ pub trait Sink {
     }
 }
 
-impl<S: Sink + ?Sized> Sink for &mut S {
-    fn needs(&self) -> Needs {
-        (**self).needs()
-    }
-    fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
-        (**self).finding(row)
-    }
-    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
-        (**self).input_error(d)
-    }
-    fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
-        (**self).input_warning(file, message)
-    }
-    fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
-        (**self).chunk_text(text)
-    }
-    fn progress(&mut self, done: u64, total: u64) {
-        (**self).progress(done, total)
-    }
-    fn totals(&mut self, summary: &crate::scan::Summary) {
-        (**self).totals(summary)
-    }
-    fn finish(&mut self) -> io::Result<()> {
-        (**self).finish()
-    }
+/// A sink behind a `&mut` or a `Box` is a sink, as `io::Write` is (the
+/// printers come boxed, and a caller can lend its own sink).
+macro_rules! forward_sink {
+    ($($by:ty),*) => {$(
+        impl<S: Sink + ?Sized> Sink for $by {
+            fn needs(&self) -> Needs {
+                (**self).needs()
+            }
+            fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
+                (**self).finding(row)
+            }
+            fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
+                (**self).input_error(d)
+            }
+            fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
+                (**self).input_warning(file, message)
+            }
+            fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
+                (**self).chunk_text(text)
+            }
+            fn progress(&mut self, done: u64, total: u64) {
+                (**self).progress(done, total)
+            }
+            fn totals(&mut self, summary: &crate::scan::Summary) {
+                (**self).totals(summary)
+            }
+            fn finish(&mut self) -> io::Result<()> {
+                (**self).finish()
+            }
+        }
+    )*};
 }
-
-impl<S: Sink + ?Sized> Sink for Box<S> {
-    fn needs(&self) -> Needs {
-        (**self).needs()
-    }
-    fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
-        (**self).finding(row)
-    }
-    fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
-        (**self).input_error(d)
-    }
-    fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
-        (**self).input_warning(file, message)
-    }
-    fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
-        (**self).chunk_text(text)
-    }
-    fn progress(&mut self, done: u64, total: u64) {
-        (**self).progress(done, total)
-    }
-    fn totals(&mut self, summary: &crate::scan::Summary) {
-        (**self).totals(summary)
-    }
-    fn finish(&mut self) -> io::Result<()> {
-        (**self).finish()
-    }
-}
+forward_sink!(&mut S, Box<S>);
