@@ -97,8 +97,10 @@
 //! [`scan_range`] scans the games that *start* in `[start, end)`, so ranges
 //! that meet hold each game once; each range numbers its games and lines
 //! from 1, and its [`Summary`]'s `games` and `lines` move the next range's
-//! on. [`input_files`] lists the files a scan of some paths covers, with
-//! their sizes and whether they can be cut.
+//! on. A multi-frame `.zst` (the lichess database's layout) is cut into runs
+//! of frames the same way: [`scan_frames`] scans the games that start in
+//! runs `[first, end)`. [`input_files`] lists the files a scan of some
+//! paths covers, with their sizes and how they can be cut.
 //!
 //! Every kind of input is a [`Source`]; [`scan_to`] runs the scan on the
 //! calling thread and hands each result to a [`Sink`] (the CLI's printers
@@ -153,7 +155,7 @@ mod api;
 pub use api::{
     ClaimOptions, DeadSearch, Findings, InputFile, LiveFile, PositionCheck, PositionOptions,
     ScanItem, ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files,
-    scan, scan_bytes, scan_paths, scan_range, scan_reader, scan_to,
+    scan, scan_bytes, scan_frames, scan_paths, scan_range, scan_reader, scan_to,
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};

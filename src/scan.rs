@@ -66,6 +66,21 @@ pub enum Source {
         /// One past the last byte.
         end: u64,
     },
+    /// The games that *start* in frame runs `[first, end)` of a multi-frame
+    /// `.zst` file (a distributed engine's task; [`InputFile::runs`] lists
+    /// a file's runs): the frame-run counterpart of [`Source::Range`], with
+    /// the same numbering. A file that is not cut into runs is read whole
+    /// by the task with `first == 0`, and by no other.
+    ///
+    /// [`InputFile::runs`]: crate::InputFile::runs
+    Frames {
+        /// The `.zst` file.
+        path: String,
+        /// The first run.
+        first: u64,
+        /// One past the last run.
+        end: u64,
+    },
 }
 
 /// What a task produced.
@@ -335,6 +350,7 @@ pub(crate) enum Input {
     Walked(Item),
     Reader(Arc<str>, Box<dyn Read + Send>),
     Range { path: String, start: u64, end: u64 },
+    Frames { path: String, first: u64, end: u64 },
 }
 
 /// The inputs of a source and their size in bytes (0: unknown).
@@ -362,6 +378,7 @@ fn inputs(source: Source, follow: bool) -> (Vec<Input>, u64) {
             vec![Input::Range { path, start, end }],
             end.saturating_sub(start),
         ),
+        Source::Frames { path, first, end } => (vec![Input::Frames { path, first, end }], 0),
     }
 }
 

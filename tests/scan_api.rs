@@ -10,8 +10,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use verify_claim::{
-    DEBUG_PANIC, Diagnostic, Row, ScanSettings, Sink, Source, scan_bytes, scan_paths, scan_range,
-    scan_reader, scan_to,
+    DEBUG_PANIC, Diagnostic, Row, ScanSettings, Sink, Source, input_files, scan_bytes, scan_frames,
+    scan_paths, scan_range, scan_reader, scan_to,
 };
 
 /// Game `i` has one finding (checkmate) and the Event `i`.
@@ -64,6 +64,53 @@ fn byte_ranges_that_meet_hold_each_game_once_numbered_by_their_totals() {
         assert_eq!(joined, whole, "{cuts:?}");
         assert_eq!(games, N);
     }
+}
+
+#[test]
+fn frame_runs_that_meet_hold_each_game_once_numbered_by_their_totals() {
+    // Five zstd frames of about 4.4 MB decoded each (their headers give
+    // their sizes: one run each), cut anywhere in a game.
+    const N: usize = 500_000;
+    let text = games(N);
+    let cut = text.len() / 5 + 17;
+    let mut zst = Vec::new();
+    for piece in text.as_bytes().chunks(cut) {
+        zst.extend(zstd::bulk::compress(piece, 1).expect("compress"));
+    }
+    let path = common::temp_file("frames.pgn.zst", &zst);
+    let whole = seen(scan_paths(&[&path], &settings(2)));
+    assert_eq!(whole.len(), N);
+    let listed = input_files(&[&path], false);
+    let runs = listed[0].as_ref().expect("listed").runs.len() as u64;
+    assert_eq!(runs, 5, "{listed:?}");
+    for cuts in [vec![0, runs], vec![0, 1, 3, 4, runs], vec![0, 2, 2, runs]] {
+        let (mut games, mut lines, mut joined) = (0, 0, Vec::new());
+        for w in cuts.windows(2) {
+            let mut f = scan_frames(&path, w[0], w[1], &settings(2));
+            for (g, l, k) in seen(f.by_ref()) {
+                joined.push((g + games, l + lines as u32, k));
+            }
+            let s = f.summary().expect("the run's summary");
+            games += s.games;
+            lines += s.lines;
+        }
+        assert_eq!(joined, whole, "{cuts:?}");
+        assert_eq!(games, N);
+    }
+    // A file not cut into runs is read whole by the task of run 0 only.
+    let small = common::temp_file(
+        "one.pgn.zst",
+        &zstd::bulk::compress(games(3).as_bytes(), 1).expect("compress"),
+    );
+    assert!(
+        input_files(&[&small], false)[0]
+            .as_ref()
+            .expect("listed")
+            .runs
+            .is_empty()
+    );
+    assert_eq!(seen(scan_frames(&small, 0, 1, &settings(1))).len(), 3);
+    assert_eq!(seen(scan_frames(&small, 1, 2, &settings(1))).len(), 0);
 }
 
 /// Reads `good`, then fails.

@@ -268,6 +268,9 @@ pub enum What {
     /// One Spark task: the games that start in bytes `[start, end)` of a
     /// plain file, numbered from the range's first game.
     Range { path: String, start: u64, end: u64 },
+    /// One Spark task: the games that start in frame runs `[first, end)`
+    /// of a multi-frame `.zst`, numbered from the first run's first game.
+    Frames { path: String, first: u64, end: u64 },
 }
 
 /// Runs the scan, blocking until it is over, its findings to `tx` as `form`.
@@ -279,6 +282,7 @@ pub fn scan(what: What, settings: &ScanSettings, form: Form, tx: SyncSender<Msg>
         }
         What::File(path) => verify_claim::scan(verify_claim::Source::File(path), settings),
         What::Range { path, start, end } => verify_claim::scan_range(&path, start, end, settings),
+        What::Frames { path, first, end } => verify_claim::scan_frames(&path, first, end, settings),
     };
     Sink::new(tx, form).drain(findings);
 }
@@ -308,12 +312,18 @@ pub fn scan_texts(
     Ok((batch, offsets))
 }
 
-/// The files a scan of `paths` covers, in the CLI's order, with their
-/// sizes and whether byte ranges of them can be scanned; unreadable paths
-/// are errors.
-pub fn expand(paths: &[String], follow: bool) -> Result<Vec<(String, u64, bool)>, Error> {
+/// A file a scan covers: its name, size, whether byte ranges of it can be
+/// scanned, and its frame runs' compressed sizes (a multi-frame `.zst`).
+pub type Listed = (String, u64, bool, Vec<u64>);
+
+/// The files a scan of `paths` covers, in the CLI's order; unreadable
+/// paths are errors.
+pub fn expand(paths: &[String], follow: bool) -> Result<Vec<Listed>, Error> {
     verify_claim::input_files(paths, follow)
         .into_iter()
-        .map(|f| f.map(|f| (f.path, f.len, f.plain)).map_err(unflagged))
+        .map(|f| {
+            f.map(|f| (f.path, f.len, f.plain, f.runs))
+                .map_err(unflagged)
+        })
         .collect()
 }

@@ -252,6 +252,21 @@ fn scan_range(path: String, start: u64, end: u64, settings: &Settings, task: i64
     )
 }
 
+/// One Spark task over the games that start in frame runs `first..end` of
+/// a multi-frame `.zst`.
+#[pyfunction]
+fn scan_frames(path: String, first: u64, end: u64, settings: &Settings, task: i64) -> Scan {
+    let one = ScanSettings {
+        jobs: Some(1),
+        ..settings.0
+    };
+    spawn(
+        What::Frames { path, first, end },
+        one,
+        Form::Arrow(Some(task)),
+    )
+}
+
 /// The schema of the finding batches (`task`: with `_task` and `_n`).
 #[pyfunction]
 fn finding_schema(py: Python<'_>, task: bool) -> PyResult<Bound<'_, PyAny>> {
@@ -316,7 +331,7 @@ fn arrow_buffer_offsets(offsets: Vec<i32>) -> arrow_buffer::OffsetBuffer<i32> {
 
 #[pyfunction]
 #[pyo3(signature = (paths, follow=false))]
-fn expand(py: Python<'_>, paths: Vec<String>, follow: bool) -> PyResult<Vec<(String, u64, bool)>> {
+fn expand(py: Python<'_>, paths: Vec<String>, follow: bool) -> PyResult<Vec<engine::Listed>> {
     py.detach(|| engine::expand(&paths, follow))
         .map_err(|e| to_py(py, e))
 }
@@ -330,6 +345,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(scan_file, m)?)?;
     m.add_function(wrap_pyfunction!(scan_range, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_frames, m)?)?;
     m.add_function(wrap_pyfunction!(scan_array, m)?)?;
     m.add_function(wrap_pyfunction!(finding_schema, m)?)?;
     m.add_function(wrap_pyfunction!(expand, m)?)?;

@@ -65,6 +65,43 @@ def test_fixtures_with_ranges(spark):
     assert rows(vcs.scan_files(spark, FIXTURES)) == want
 
 
+def multi_frame_zst(tmp_path):
+    """A .zst of three zstd frames (as `cat a.zst b.zst c.zst` makes, and
+    as lichess's pzstd files hold), each about 5 MB decoded and cut inside
+    a game: three runs of frames for the crate."""
+    import shutil
+    import subprocess
+
+    if shutil.which("zstd") is None:
+        skip_or_fail("no zstd command (apt-get install zstd)")
+    game = (FIXTURES / "chess/lichess-sample.pgn").read_bytes()
+    text = (game + b"\n") * 120  # 15 MB
+    cut = len(text) // 3 + 101
+    out = tmp_path / "month.pgn.zst"
+    with open(out, "wb") as f:
+        for k in range(3):
+            piece = tmp_path / f"piece{k}"
+            piece.write_bytes(text[k * cut:(k + 1) * cut])
+            f.write(subprocess.run(["zstd", "-1", "-q", "-c", str(piece)], check=True,
+                                   capture_output=True).stdout)
+    return out
+
+
+def test_a_multi_frame_zst_is_cut_into_runs_of_frames(spark, tmp_path):
+    zst = multi_frame_zst(tmp_path)
+    want = cli_scan(zst)
+    assert len(want) > 100
+    tasks = vcs._tasks([str(zst)], 1, 2)
+    assert [t[4] for t, _ in tasks] == [True, True, True]  # one task per run
+    assert sum(size for _, size in tasks) == zst.stat().st_size
+    df = vcs.scan_files(spark, zst, split_bytes=1)
+    assert df.rdd.getNumPartitions() >= 2
+    assert rows(df) == want  # the CLI's findings, numbers and order
+    # The default: one task for a file this small (under 64 MiB).
+    assert len(vcs._tasks([str(zst)], vcs.SPLIT_BYTES, 2)) == 1
+    assert rows(vcs.scan_files(spark, zst)) == want
+
+
 def plan(df):
     return df._jdf.queryExecution().executedPlan().toString()
 

@@ -1,7 +1,8 @@
 """verify-claim on Apache Spark: scans of archives that outgrow one machine.
 
 - :func:`scan_files`: files (and, for plain PGN files, byte ranges cut at
-  game starts) spread over the executors; one row per finding, with the
+  game starts; for multi-frame ``.zst`` files, runs of frames) spread over
+  the executors; one row per finding, with the
   columns of ``verify-claim scan --format jsonl``, in the CLI's order.
 - :func:`scan_column`: tables holding one game's PGN per row (as lichess
   pipelines store the database in Parquet); the findings of each row are
@@ -35,7 +36,7 @@ COLUMNS = [c.split()[0] for c in FINDING_DDL.split(", ")]
 #: Plain files larger than this are cut into byte ranges of about this size.
 SPLIT_BYTES = 128 << 20
 
-_TASK_DDL = "_task long, path string, start long, end long, whole boolean"
+_TASK_DDL = "_task long, path string, start long, end long, frames boolean, whole boolean"
 _RAW_DDL = FINDING_DDL + ", _task long, _n long, _games long, _lines long"
 
 PathArg = Union[str, "os.PathLike[str]"]
@@ -66,23 +67,40 @@ def _range_size(plain_total: int, split_bytes: int, parallelism: int, total: int
 def _tasks(
     paths: Sequence[str], split_bytes: int, parallelism: int = 1, follow: bool = False
 ) -> List[Tuple[Tuple[Any, ...], int]]:
-    """One task per compressed or small file; byte ranges for plain ones
-    larger than the range size (the crate's range scan holds the games that
-    start in the range, so the ranges of one file meet exactly). Each with
-    its size in bytes."""
+    """One task per small file, and per compressed file that one decoder
+    reads; byte ranges for plain files larger than the range size, and runs
+    of frames for multi-frame ``.zst`` files (the crate's range and frame
+    scans hold the games that start in the range or the runs, so the pieces
+    of one file meet exactly). Each with its size in (compressed) bytes."""
     files = _native.expand(list(paths), follow)
-    total = sum(size for _, size, _ in files)
-    plain_total = sum(size for _, size, plain in files if plain)
-    step = _range_size(plain_total, split_bytes, parallelism, total)
+    total = sum(f[1] for f in files)
+    cuttable = sum(size for _, size, plain, runs in files if plain or len(runs) > 1)
+    step = _range_size(cuttable, split_bytes, parallelism, total)
     tasks: List[Tuple[Tuple[Any, ...], int]] = []
-    for path, size, plain in files:
-        if not plain or size <= step:
-            tasks.append(((len(tasks), path, 0, 0, True), size))
-            continue
-        for start in range(0, size, step):
-            end = min(start + step, size)
-            tasks.append(((len(tasks), path, start, end, False), end - start))
+    for path, size, plain, runs in files:
+        if size <= step or not (plain or len(runs) > 1):
+            tasks.append(((len(tasks), path, 0, 0, False, True), size))
+        elif plain:
+            for start in range(0, size, step):
+                end = min(start + step, size)
+                tasks.append(((len(tasks), path, start, end, False, False), end - start))
+        else:
+            for first, end, bytes_ in _run_groups(runs, step):
+                tasks.append(((len(tasks), path, first, end, True, False), bytes_))
     return tasks
+
+
+def _run_groups(runs: Sequence[int], step: int) -> List[Tuple[int, int, int]]:
+    """Consecutive frame runs in groups of about ``step`` compressed bytes:
+    (first run, one past the last, bytes)."""
+    groups: List[Tuple[int, int, int]] = []
+    first, filled = 0, 0
+    for k, size in enumerate(runs):
+        filled += size
+        if filled >= step or k == len(runs) - 1:
+            groups.append((first, k + 1, filled))
+            first, filled = k + 1, 0
+    return groups
 
 
 def _partitions(
@@ -124,6 +142,8 @@ def _scan_tasks(options: Dict[str, Any]) -> Any:
 def _scan_task(t: dict, settings: Any, schema: Any, pa: Any) -> Iterator[Any]:
     if t["whole"]:
         native = _native.scan_file(t["path"], settings, t["_task"])
+    elif t["frames"]:
+        native = _native.scan_frames(t["path"], t["start"], t["end"], settings, t["_task"])
     else:
         native = _native.scan_range(t["path"], t["start"], t["end"], settings, t["_task"])
     for batch in native:  # pyarrow batches built in Rust
@@ -160,9 +180,11 @@ def scan_files(
         ``.zst``, ``.gz``, ``.bz2``) and directories (recursive), as in
         ``verify-claim scan``.
     :param split_bytes: plain files are cut into byte ranges of at most
-        this size, at game boundaries; an input of 64 MiB or more into at
-        least the session's default parallelism of them. Compressed files
-        are one task each.
+        this size, at game boundaries, and multi-frame ``.zst`` files (the
+        lichess database's layout) into runs of frames of about this many
+        compressed bytes; an input of 64 MiB or more into at
+        least the session's default parallelism of them. Other compressed
+        files are one task each.
     :param options: the keywords of :func:`verify_claim.scan` (``rules``,
         ``game_type``, ``column_rules``, ``encoding``, ``dead_search``,
         ``min_severity``, ``min_draw_moves``, ``follow``; ``jobs`` is not

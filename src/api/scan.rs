@@ -216,6 +216,18 @@ pub fn scan_range(path: &str, start: u64, end: u64, settings: &ScanSettings) -> 
     scan(source, settings)
 }
 
+/// Scans the games that start in frame runs `[first, end)` of a
+/// multi-frame `.zst` file (one task of a distributed scan; the runs are
+/// [`InputFile::runs`]), numbered as [`scan_range`] numbers them.
+pub fn scan_frames(path: &str, first: u64, end: u64, settings: &ScanSettings) -> Findings {
+    let source = Source::Frames {
+        path: path.to_owned(),
+        first,
+        end,
+    };
+    scan(source, settings)
+}
+
 /// Scans records held in memory (named `name` in the findings): the whole
 /// scan, then its items; [`Findings::summary`] is ready at once.
 pub fn scan_bytes(name: &str, bytes: &[u8], settings: &ScanSettings) -> Findings {
@@ -250,6 +262,10 @@ pub struct InputFile {
     pub len: u64,
     /// A regular, uncompressed file: [`scan_range`] can read parts of it.
     pub plain: bool,
+    /// A multi-frame `.zst` file's runs of frames, as the scan cuts it: the
+    /// compressed bytes of each ([`scan_frames`] reads runs of it). Empty
+    /// for any other file (one decoder reads it).
+    pub runs: Vec<u64>,
 }
 
 /// The files a scan of `paths` covers, in the scan's order (as
@@ -284,9 +300,13 @@ fn input_file(path: &std::path::Path) -> io::Result<InputFile> {
     let compressed = Compression::from_path(path)
         .unwrap_or_else(|| Compression::from_magic(&head[..n]))
         != Compression::None;
+    let runs = crate::input::zst_frames::cut(path)
+        .map(|f| (0..f.runs()).map(|k| f.run_len(k)).collect())
+        .unwrap_or_default();
     Ok(InputFile {
         path: crate::input::walk::display_name(path),
         len: meta.len(),
         plain: meta.is_file() && !compressed,
+        runs,
     })
 }

@@ -69,6 +69,7 @@ impl Producer {
                 Input::Walked(Item::File(p)) => self.input(input, &p),
                 Input::Reader(file, reader) => self.stream(input, file, reader),
                 Input::Range { path, start, end } => self.range(input, &path, start, end),
+                Input::Frames { path, first, end } => self.frame_runs(input, &path, first, end),
             };
             if !more {
                 return;
@@ -125,6 +126,23 @@ impl Producer {
                 message: format!("cannot read: {e}"),
             }),
         }
+    }
+
+    /// The games starting in frame runs `[first, end)` of a `.zst` file;
+    /// one not cut into runs is read whole by the task of run 0.
+    fn frame_runs(&mut self, input: usize, path: &str, first: u64, end: u64) -> bool {
+        let Some(frames) = zst_frames::cut(std::path::Path::new(path)) else {
+            return first > 0 || self.input(input, std::path::Path::new(path));
+        };
+        let (file, frames) = (Arc::<str>::from(path), Arc::new(frames));
+        (first..end.min(frames.runs())).all(|run| {
+            self.task(Task::Frames {
+                input,
+                file: Arc::clone(&file),
+                frames: Arc::clone(&frames),
+                run,
+            })
+        })
     }
 
     /// The games starting in `[start, end)` of a plain file.
@@ -318,14 +336,7 @@ impl Worker {
                 }
             }
         };
-        let how = Analysis {
-            encoding: self.encoding,
-            options: &self.options,
-            stop: &self.stop,
-            boards: self.needs.boards,
-            panic_on: self.panic_on.as_deref(),
-        };
-        let (games, plies, lines, findings) = analyse_chunk(&chunk, &how, game);
+        let (games, plies, lines, findings) = analyse_chunk(&chunk, &self.analysis(), game);
         let text = (self.needs.chunk.as_ref())
             .map(|hook| hook.chunk(&chunk.bytes, self.encoding, &findings));
         if chunk.bytes.capacity() <= KEEP {
@@ -339,6 +350,17 @@ impl Worker {
             lines,
             findings,
             text,
+        }
+    }
+
+    /// How this worker analyses a chunk.
+    fn analysis(&self) -> Analysis<'_> {
+        Analysis {
+            encoding: self.encoding,
+            options: &self.options,
+            stop: &self.stop,
+            boards: self.needs.boards,
+            panic_on: self.panic_on.as_deref(),
         }
     }
 
@@ -369,15 +391,8 @@ impl Worker {
                     break;
                 }
             };
-            let how = Analysis {
-                encoding: self.encoding,
-                options: &self.options,
-                stop: &self.stop,
-                boards: self.needs.boards,
-                panic_on: self.panic_on.as_deref(),
-            };
             *game = games;
-            let (g, p, l, mut f) = analyse_chunk(&chunk, &how, game);
+            let (g, p, l, mut f) = analyse_chunk(&chunk, &self.analysis(), game);
             if let (Some(hook), Some(t)) = (self.needs.chunk.as_ref(), text.as_mut()) {
                 t.extend(hook.chunk(&chunk.bytes, self.encoding, &f));
             }
