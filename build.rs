@@ -22,6 +22,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(no_oracle)");
     println!("cargo::rustc-check-cfg=cfg(no_pzstd)");
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=tests/common/oracle_python.rs");
     println!("cargo::rerun-if-env-changed=VERIFY_CLAIM_REQUIRE_ORACLE");
     println!("cargo::rerun-if-env-changed=ORACLE_PYTHON");
     let required =
@@ -54,24 +55,12 @@ fn runs(program: &str, args: &[&str]) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// `$ORACLE_PYTHON`, else `python3`, imports python-chess 1.11 or later
-/// (what `src/tests/support.rs` looks for at run time).
+#[path = "tests/common/oracle_python.rs"]
+mod oracle_python;
+
+/// `$ORACLE_PYTHON`, else `python3`, imports python-chess 1.11 or later.
 fn has_python_chess() -> bool {
-    let candidates: Vec<String> = std::env::var("ORACLE_PYTHON")
-        .into_iter()
-        .chain(["python3".to_owned()])
-        .collect();
-    candidates.iter().any(|py| {
-        Command::new(py)
-            .args([
-                "-c",
-                "import chess, chess.pgn; assert chess.__version__ >= '1.11'",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
+    oracle_python::find_oracle_python().is_some()
 }
 
 /// Links `src/closed_stdout.c` (a constructor that runs before the Rust

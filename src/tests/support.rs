@@ -30,25 +30,9 @@ pub fn shared() -> Option<PathBuf> {
     p
 }
 
-/// A Python interpreter with python-chess, for the oracle: $ORACLE_PYTHON,
-/// else `python3` if it imports `chess`.
-pub fn find_oracle_python() -> Option<String> {
-    let candidates: Vec<String> = std::env::var("ORACLE_PYTHON")
-        .into_iter()
-        .chain(["python3".to_owned()])
-        .collect();
-    candidates.into_iter().find(|py| {
-        Command::new(py)
-            .args([
-                "-c",
-                "import chess, chess.pgn; assert chess.__version__ >= '1.11'",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
-}
+#[path = "../../tests/common/oracle_python.rs"]
+mod oracle_python;
+pub use oracle_python::find_oracle_python;
 
 /// [`find_oracle_python`], saying the test is skipped when there is none.
 pub fn oracle_python() -> Option<String> {
