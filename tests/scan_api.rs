@@ -38,6 +38,26 @@ fn seen(items: impl Iterator<Item = verify_claim::ScanItem>) -> Vec<(usize, u32,
         .collect()
 }
 
+/// The findings of the pieces `[cuts[i], cuts[i + 1])` scanned by `scan`,
+/// renumbered by each piece's totals as a distributed engine does; and
+/// the games counted.
+fn in_pieces(
+    cuts: &[u64],
+    scan: impl Fn(u64, u64) -> verify_claim::Findings,
+) -> (Vec<(usize, u32, String)>, usize) {
+    let (mut games, mut lines, mut joined) = (0, 0, Vec::new());
+    for w in cuts.windows(2) {
+        let mut f = scan(w[0], w[1]);
+        for (g, l, k) in seen(f.by_ref()) {
+            joined.push((g + games, l + lines as u32, k));
+        }
+        let s = f.summary().expect("the piece's summary");
+        games += s.games;
+        lines += s.lines;
+    }
+    (joined, games)
+}
+
 #[test]
 fn byte_ranges_that_meet_hold_each_game_once_numbered_by_their_totals() {
     // About 2.4 MB: ranges of several of the scan's 1 MiB segments.
@@ -51,16 +71,7 @@ fn byte_ranges_that_meet_hold_each_game_once_numbered_by_their_totals() {
         vec![0, len],
         vec![0, 1, 7, len / 3, len / 2 + 5, len - 1, len],
     ] {
-        let (mut games, mut lines, mut joined) = (0, 0, Vec::new());
-        for w in cuts.windows(2) {
-            let mut f = scan_range(&path, w[0], w[1], &settings(2));
-            for (g, l, k) in seen(f.by_ref()) {
-                joined.push((g + games, l + lines as u32, k));
-            }
-            let s = f.summary().expect("the range's summary");
-            games += s.games;
-            lines += s.lines;
-        }
+        let (joined, games) = in_pieces(&cuts, |a, b| scan_range(&path, a, b, &settings(2)));
         assert_eq!(joined, whole, "{cuts:?}");
         assert_eq!(games, N);
     }
@@ -84,16 +95,7 @@ fn frame_runs_that_meet_hold_each_game_once_numbered_by_their_totals() {
     let runs = listed[0].as_ref().expect("listed").runs.len() as u64;
     assert_eq!(runs, 5, "{listed:?}");
     for cuts in [vec![0, runs], vec![0, 1, 3, 4, runs], vec![0, 2, 2, runs]] {
-        let (mut games, mut lines, mut joined) = (0, 0, Vec::new());
-        for w in cuts.windows(2) {
-            let mut f = scan_frames(&path, w[0], w[1], &settings(2));
-            for (g, l, k) in seen(f.by_ref()) {
-                joined.push((g + games, l + lines as u32, k));
-            }
-            let s = f.summary().expect("the run's summary");
-            games += s.games;
-            lines += s.lines;
-        }
+        let (joined, games) = in_pieces(&cuts, |a, b| scan_frames(&path, a, b, &settings(2)));
         assert_eq!(joined, whole, "{cuts:?}");
         assert_eq!(games, N);
     }

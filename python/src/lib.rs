@@ -230,41 +230,30 @@ fn scan_bytes(data: Vec<u8>, name: String, settings: &Settings, arrow: bool) -> 
 /// Arrow batches with `_task` and `_n`.
 #[pyfunction]
 fn scan_file(path: String, settings: &Settings, task: i64) -> Scan {
-    let one = ScanSettings {
-        jobs: Some(1),
-        ..settings.0
-    };
-    spawn(What::File(path), one, Form::Arrow(Some(task)))
+    spark_task(What::File(path), settings, task)
 }
 
 /// One Spark task over the games that start in bytes `start..end` of a
 /// plain file.
 #[pyfunction]
 fn scan_range(path: String, start: u64, end: u64, settings: &Settings, task: i64) -> Scan {
+    spark_task(What::Range { path, start, end }, settings, task)
+}
+
+/// A Spark task's scan: on one core, Arrow batches with `_task` and `_n`.
+fn spark_task(what: What, settings: &Settings, task: i64) -> Scan {
     let one = ScanSettings {
         jobs: Some(1),
         ..settings.0
     };
-    spawn(
-        What::Range { path, start, end },
-        one,
-        Form::Arrow(Some(task)),
-    )
+    spawn(what, one, Form::Arrow(Some(task)))
 }
 
 /// One Spark task over the games that start in frame runs `first..end` of
 /// a multi-frame `.zst`.
 #[pyfunction]
 fn scan_frames(path: String, first: u64, end: u64, settings: &Settings, task: i64) -> Scan {
-    let one = ScanSettings {
-        jobs: Some(1),
-        ..settings.0
-    };
-    spawn(
-        What::Frames { path, first, end },
-        one,
-        Form::Arrow(Some(task)),
-    )
+    spark_task(What::Frames { path, first, end }, settings, task)
 }
 
 /// The schema of the finding batches (`task`: with `_task` and `_n`).
