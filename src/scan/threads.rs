@@ -108,15 +108,8 @@ impl Producer {
             Arc::from(crate::input::walk::display_name(path))
         };
         if let Some(frames) = zst_frames::cut(path) {
-            let frames = Arc::new(frames);
-            return (0..frames.runs()).all(|run| {
-                self.task(Task::Frames {
-                    input,
-                    file: Arc::clone(&file),
-                    frames: Arc::clone(&frames),
-                    run,
-                })
-            });
+            let all = 0..frames.runs();
+            return self.frame_tasks(input, file, frames, all);
         }
         match open_source(path, Arc::clone(&self.consumed)) {
             Ok(Source::Plain(ranges)) => self.segments(input, file, ranges),
@@ -134,8 +127,20 @@ impl Producer {
         let Some(frames) = zst_frames::cut(std::path::Path::new(path)) else {
             return first > 0 || self.input(input, std::path::Path::new(path));
         };
-        let (file, frames) = (Arc::<str>::from(path), Arc::new(frames));
-        (first..end.min(frames.runs())).all(|run| {
+        let runs = first..end.min(frames.runs());
+        self.frame_tasks(input, Arc::from(path), frames, runs)
+    }
+
+    /// A task for each run of `runs`, which the workers decode themselves.
+    fn frame_tasks(
+        &mut self,
+        input: usize,
+        file: Arc<str>,
+        frames: zst_frames::Frames,
+        runs: std::ops::Range<u64>,
+    ) -> bool {
+        let frames = Arc::new(frames);
+        runs.into_iter().all(|run| {
             self.task(Task::Frames {
                 input,
                 file: Arc::clone(&file),

@@ -159,7 +159,8 @@ fn parse(buf: &[u8]) -> Parsed {
     Parsed::Done(method, rq.path.unwrap_or("/").to_owned(), headers)
 }
 
-fn refuse(mut stream: TcpStream, status: u16) -> Option<Request> {
+/// Answers `status` with no body and closes; no request to hand on.
+pub fn refuse(mut stream: TcpStream, status: u16) -> Option<Request> {
     let mut out = head(status, &[("Content-Type", "text/plain; charset=utf-8")]);
     out.extend_from_slice(b"Content-Length: 0\r\n\r\n");
     let _ = stream.write_all(&out);

@@ -143,12 +143,10 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
 fn connection(s: TcpStream, cx: &Arc<stream::Cx>, count: &Arc<AtomicUsize>) {
     if count.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
         count.fetch_sub(1, Ordering::SeqCst);
-        let mut s = s;
-        let mut out = http::head(503, &[("Content-Length", "0")]);
-        out.extend_from_slice(b"\r\n");
+        // On the accepting thread: a short wait at most.
         let _ = s.set_nonblocking(false);
         let _ = s.set_write_timeout(Some(Duration::from_millis(100)));
-        let _ = io::Write::write_all(&mut s, &out);
+        http::refuse(s, 503);
         return;
     }
     let (cx, done) = (Arc::clone(cx), Arc::clone(count));

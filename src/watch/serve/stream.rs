@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::MAX_STREAMS;
-use super::http::{Method, Request};
+use super::http::{self, Method, Request};
 use super::hub::Hub;
 use super::page;
 
@@ -164,10 +164,17 @@ fn stream(
     boards: bool,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
-    write!(
-        w,
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: {CSP}\r\nConnection: close\r\n\r\nretry: 1000\n\n"
-    )?;
+    let mut start = http::head(
+        200,
+        &[
+            ("Content-Type", "text/event-stream"),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", CSP),
+        ],
+    );
+    start.extend_from_slice(b"\r\nretry: 1000\n\n");
+    w.write_all(&start)?;
     w.flush()?;
     let mut seen = if boards { Some(0) } else { None };
     let mut quiet_since = Instant::now();
