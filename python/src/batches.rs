@@ -1,9 +1,9 @@
 //! Findings as Arrow record batches, built here from the crate's
 //! [`FindingLine`]s: the columns of `verify-claim scan --format jsonl`, in
 //! its order, typed (numbers as `int64`, absent values null). Spark's tasks
-//! add `_task` (which task), `_n` (the finding's place in the task) and
-//! `_games`, `_lines` (null here: a task's last row, its totals, is made by
-//! the Python side), every column nullable (Spark's schema).
+//! add `_task` (which task) and `_n` (the finding's place in the task),
+//! every column nullable (Spark's schema); a task's totals go back to the
+//! driver by an accumulator, not as a row.
 
 use std::sync::Arc;
 
@@ -35,7 +35,7 @@ const COLUMNS: [(&str, DataType, bool); 14] = [
 ];
 
 /// Spark's columns after the findings'.
-const TASK_COLUMNS: [&str; 4] = ["_task", "_n", "_games", "_lines"];
+const TASK_COLUMNS: [&str; 2] = ["_task", "_n"];
 
 /// The schema of the batches; `task`: Spark's.
 pub fn schema(task: bool) -> SchemaRef {
@@ -151,9 +151,6 @@ impl Batch {
             self.next += rows;
             columns.push(Arc::new(arrow_array::Int64Array::from(tasks)));
             columns.push(Arc::new(arrow_array::Int64Array::from(n)));
-            let none = arrow_array::Int64Array::new_null(self.rows);
-            columns.push(Arc::new(none.clone()));
-            columns.push(Arc::new(none));
         }
         self.rows = 0;
         RecordBatch::try_new(self.schema.clone(), columns)

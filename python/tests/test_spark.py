@@ -115,6 +115,8 @@ def test_no_stage_scans_twice_and_nothing_stays_persisted(spark):
     # releases with the DataFrame; nothing is cached by name.
     df = vcs.scan_files(spark, FIXTURES, split_bytes=16384)
     assert "rangepartitioning" not in plan(df)
+    # Renumbered by literal arrays: no join, no broadcast job.
+    assert "Join" not in plan(df) and "Exchange" not in plan(df)
     jsc = spark.sparkContext._jsc
     assert df.count() > 0
     del df
@@ -172,7 +174,7 @@ def test_small_files_share_partitions():
 @pytest.mark.parametrize("parallelism", [2, 3, 8])
 def test_a_large_input_gives_the_default_parallelism_in_tasks(tmp_path, parallelism):
     # 64 MiB or more: at least `parallelism` tasks and partitions, whatever
-    # split_bytes says (here the default 128 MiB, larger than the file).
+    # split_bytes says (here the default 512 MiB, larger than the file).
     big = tmp_path / "big.pgn"
     game = (FIXTURES / "chess/lichess-sample.pgn").read_bytes()
     with open(big, "wb") as f:
@@ -181,11 +183,46 @@ def test_a_large_input_gives_the_default_parallelism_in_tasks(tmp_path, parallel
     sized = vcs._tasks([str(big)], vcs.SPLIT_BYTES, parallelism)
     assert len(sized) >= parallelism
     assert len(vcs._partitions(sized, vcs.SPLIT_BYTES, parallelism)) >= parallelism
+    # In full waves of equal pieces: no core idles while one runs a last piece.
+    assert len(sized) % parallelism == 0
+    sizes = [size for _, size in sized]
+    assert max(sizes) - min(sizes) < len(sizes)  # the last is shorter by the rounding
     # The ranges meet: together they are the file.
     assert sum(size for _, size in sized) == big.stat().st_size
     small = tmp_path / "small.pgn"
     small.write_bytes(game)
     assert len(vcs._tasks([str(small)], vcs.SPLIT_BYTES, parallelism)) == 1
+
+
+def test_pieces_come_in_full_waves_of_equal_size():
+    mib = 1 << 20
+    # 5 pieces of at most 128 MiB would leave one of 2 cores idle for the
+    # fifth: 6 of 107 MiB instead. Under 64 MiB, split_bytes alone.
+    assert vcs._pieces(640 * mib, 128 * mib, 2, 640 * mib) == 6
+    assert vcs._pieces(640 * mib, 128 * mib, 4, 640 * mib) == 8
+    assert vcs._pieces(60 * mib, 16 * mib, 8, 60 * mib) == 4
+    # Never pieces under MIN_RANGE for the waves' sake; an explicit small
+    # split_bytes is kept.
+    assert vcs._pieces(65 * mib, 512 * mib, 100, 65 * mib) == 65
+    assert vcs._pieces(3 * mib, 16384, 2, 3 * mib) == 192
+    # Frame runs in groups of about equal compressed size.
+    runs = [5, 7, 6, 5, 6, 7, 5, 6, 7, 6]
+    groups = vcs._run_groups(runs, 3)
+    assert [g[2] for g in groups] == [23, 18, 19]
+    assert [(a, b) for a, b, _ in groups] == [(0, 4), (4, 7), (7, 10)]
+    assert vcs._run_groups([1, 100, 1], 3) == [(0, 2, 101), (2, 3, 1)]
+    assert vcs._run_groups([3, 3], 5) == [(0, 1, 3), (1, 2, 3)]
+
+
+def test_totals_never_count_a_task_twice(spark):
+    # A task run again (a retry, a speculative copy, a recomputed
+    # partition) sends the same entry: the driver's totals are unchanged.
+    acc = vcs._accumulator(spark.sparkContext)
+    for _ in range(2):
+        acc.add({3: (10, 500)})
+    acc.add({4: (1, 20)})
+    assert acc.value == {3: (10, 500), 4: (1, 20)}
+    assert vcs._offsets([(3, "a"), (4, "a"), (5, "b")], acc.value) == [(0, 0), (10, 500), (0, 0)]
 
 
 def games_of(path):

@@ -33,13 +33,20 @@ FINDING_DDL = (
 )
 COLUMNS = [c.split()[0] for c in FINDING_DDL.split(", ")]
 
-#: Plain files larger than this are cut into byte ranges of about this size.
-SPLIT_BYTES = 128 << 20
+#: Plain files larger than this are cut into byte ranges of about this size
+#: (multi-frame ``.zst`` files into runs of about this many compressed
+#: bytes). Each piece is one Spark task; a task's start costs about 0.15 s
+#: on local[2] (a Python worker round trip), so pieces are large: a piece
+#: of a lichess ``.zst`` this size is seconds of one core's work.
+SPLIT_BYTES = 512 << 20
 
-_TASK_DDL = "_task long, path string, start long, end long, frames boolean, whole boolean"
-_RAW_DDL = FINDING_DDL + ", _task long, _n long, _games long, _lines long"
+_RAW_DDL = FINDING_DDL + ", _task long, _n long"
 
 PathArg = Union[str, "os.PathLike[str]"]
+#: A task: (number, path, start, end, frames, whole). ``start..end`` are
+#: bytes of a plain file, or frame runs of a ``.zst`` when ``frames``;
+#: ``whole``: the whole file (one decoder).
+Task = Tuple[int, str, int, int, bool, bool]
 
 
 def _arrow_schema() -> Any:
@@ -54,58 +61,68 @@ SPLIT_FLOOR = 64 << 20
 MIN_RANGE = 1 << 20
 
 
-def _range_size(plain_total: int, split_bytes: int, parallelism: int, total: int) -> int:
-    """The size of the byte ranges plain files are cut into: at most
-    ``split_bytes``; and, for an input of ``SPLIT_FLOOR`` or more, small
-    enough that there are at least ``parallelism`` ranges."""
-    step = max(1, split_bytes)
-    if total >= SPLIT_FLOOR and plain_total > 0:
-        step = min(step, max(MIN_RANGE, -(-plain_total // max(1, parallelism))))
-    return step
+def _pieces(cuttable: int, split_bytes: int, parallelism: int, total: int) -> int:
+    """How many pieces the cuttable bytes are cut into: enough that none is
+    larger than ``split_bytes``; for an input of ``SPLIT_FLOOR`` or more, a
+    multiple of ``parallelism`` (pieces no smaller than ``MIN_RANGE`` for
+    that), so that the pieces, of equal size, run in full waves: five equal
+    pieces on two cores would leave one core idle for the fifth."""
+    n = max(1, -(-cuttable // max(1, split_bytes)))
+    if total >= SPLIT_FLOOR and cuttable > 0:
+        p = max(1, parallelism)
+        # Rounded up, but no piece under MIN_RANGE for it.
+        n = max(n, min(p * -(-n // p), cuttable // MIN_RANGE))
+    return n
 
 
 def _tasks(
     paths: Sequence[str], split_bytes: int, parallelism: int = 1, follow: bool = False
-) -> List[Tuple[Tuple[Any, ...], int]]:
+) -> List[Tuple[Task, int]]:
     """One task per small file, and per compressed file that one decoder
-    reads; byte ranges for plain files larger than the range size, and runs
-    of frames for multi-frame ``.zst`` files (the crate's range and frame
-    scans hold the games that start in the range or the runs, so the pieces
-    of one file meet exactly). Each with its size in (compressed) bytes."""
+    reads; byte ranges of equal size for plain files larger than the piece
+    size, and runs of frames of about equal compressed size for multi-frame
+    ``.zst`` files (the crate's range and frame scans hold the games that
+    start in the range or the runs, so the pieces of one file meet exactly).
+    Each with its size in (compressed) bytes."""
     files = _native.expand(list(paths), follow)
     total = sum(f[1] for f in files)
     cuttable = sum(size for _, size, plain, runs in files if plain or len(runs) > 1)
-    step = _range_size(cuttable, split_bytes, parallelism, total)
-    tasks: List[Tuple[Tuple[Any, ...], int]] = []
+    step = -(-cuttable // _pieces(cuttable, split_bytes, parallelism, total)) if cuttable else 1
+    tasks: List[Tuple[Task, int]] = []
     for path, size, plain, runs in files:
-        if size <= step or not (plain or len(runs) > 1):
+        k = -(-size // max(1, step))
+        if k <= 1 or not (plain or len(runs) > 1):
             tasks.append(((len(tasks), path, 0, 0, False, True), size))
         elif plain:
-            for start in range(0, size, step):
-                end = min(start + step, size)
+            piece = -(-size // k)
+            for start in range(0, size, piece):
+                end = min(start + piece, size)
                 tasks.append(((len(tasks), path, start, end, False, False), end - start))
         else:
-            for first, end, bytes_ in _run_groups(runs, step):
+            for first, end, bytes_ in _run_groups(runs, k):
                 tasks.append(((len(tasks), path, first, end, True, False), bytes_))
     return tasks
 
 
-def _run_groups(runs: Sequence[int], step: int) -> List[Tuple[int, int, int]]:
-    """Consecutive frame runs in groups of about ``step`` compressed bytes:
-    (first run, one past the last, bytes)."""
+def _run_groups(runs: Sequence[int], k: int) -> List[Tuple[int, int, int]]:
+    """Consecutive frame runs in (at most) ``k`` groups of about equal
+    compressed bytes: (first run, one past the last, bytes). A group ends
+    at the first run where the running total reaches the next ``1/k`` of
+    the whole (a run larger than that makes fewer groups)."""
+    whole = max(1, sum(runs))
     groups: List[Tuple[int, int, int]] = []
-    first, filled = 0, 0
-    for k, size in enumerate(runs):
+    first, filled, closed = 0, 0, 0
+    for i, size in enumerate(runs):
         filled += size
-        if filled >= step or k == len(runs) - 1:
-            groups.append((first, k + 1, filled))
-            first, filled = k + 1, 0
+        if filled * k >= (len(groups) + 1) * whole or i == len(runs) - 1:
+            groups.append((first, i + 1, filled - closed))
+            first, closed = i + 1, filled
     return groups
 
 
 def _partitions(
-    tasks: List[Tuple[Tuple[Any, ...], int]], split_bytes: int, parallelism: int
-) -> List[List[Tuple[Any, ...]]]:
+    tasks: List[Tuple[Task, int]], split_bytes: int, parallelism: int
+) -> List[List[Task]]:
     """The tasks packed, in order, into partitions of about ``split_bytes``
     of input each, and into at least ``parallelism`` partitions whenever
     there are that many tasks. Each partition costs Spark a Python worker
@@ -113,7 +130,7 @@ def _partitions(
     an archive of many small files must not become as many partitions."""
     total = sum(size for _, size in tasks)
     target = max(1, min(split_bytes, total // max(1, parallelism)))
-    groups: List[List[Tuple[Any, ...]]] = []
+    groups: List[List[Task]] = []
     filled = target
     for k, (task, size) in enumerate(tasks):
         left = len(tasks) - k
@@ -126,42 +143,61 @@ def _partitions(
     return groups
 
 
-def _scan_tasks(options: Dict[str, Any]) -> Any:
-    def run(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
+def _scan_partitions(groups: List[List[Task]], options: Dict[str, Any], totals: Any) -> Any:
+    """The function ``mapInArrow`` runs over ``spark.range(len(groups))``:
+    partition ``i`` (one row, ``i``) scans the tasks of ``groups[i]``, and
+    adds each task's games and lines to the accumulator ``totals``."""
 
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
         settings = _native.Settings(**options)
-        schema = _native.finding_schema(True)
         for batch in batches:
-            for t in batch.to_pylist():  # the task rows: a few per partition
-                yield from _scan_task(t, settings, schema, pa)
+            for i in batch.column(0).to_pylist():
+                for task in groups[i]:
+                    yield from _scan_task(task, settings, totals)
 
     return run
 
 
-def _scan_task(t: dict, settings: Any, schema: Any, pa: Any) -> Iterator[Any]:
-    if t["whole"]:
-        native = _native.scan_file(t["path"], settings, t["_task"])
-    elif t["frames"]:
-        native = _native.scan_frames(t["path"], t["start"], t["end"], settings, t["_task"])
+def _scan_task(task: Task, settings: Any, totals: Any) -> Iterator[Any]:
+    number, path, start, end, frames, whole = task
+    if whole:
+        native = _native.scan_file(path, settings, number)
+    elif frames:
+        native = _native.scan_frames(path, start, end, settings, number)
     else:
-        native = _native.scan_range(t["path"], t["start"], t["end"], settings, t["_task"])
+        native = _native.scan_range(path, start, end, settings, number)
     for batch in native:  # pyarrow batches built in Rust
         if batch.num_rows:
             yield batch
-    games, lines = native.totals()
-    summary = {name: [None] for name in schema.names}
-    summary.update({"_task": [t["_task"]], "_games": [games], "_lines": [lines]})
-    yield pa.RecordBatch.from_pydict(summary, schema=schema)
+    totals.add({number: native.totals()})
 
 
-def _offsets(tasks: List[Tuple[Any, ...]], counts: Dict[int, Tuple[int, int]]) -> List[Tuple[int, int, int]]:
-    """Each task's games and lines before it in its file."""
-    offsets, before, last = [], (0, 0), None
+def _accumulator(sc: Any) -> Any:
+    """Task number -> (games, lines), merged on the driver. A task run twice
+    (a retry, a speculative copy, a recomputed partition) adds the same
+    entry again: a dict's update, so the totals never count twice."""
+    from pyspark.accumulators import AccumulatorParam
+
+    class Totals(AccumulatorParam):  # type: ignore[type-arg]
+        def zero(self, value: Any) -> Dict[int, Tuple[int, int]]:
+            return {}
+
+        def addInPlace(self, a: Dict[int, Tuple[int, int]], b: Dict[int, Tuple[int, int]]) -> Dict[int, Tuple[int, int]]:
+            a.update(b)
+            return a
+
+    return sc.accumulator({}, Totals())
+
+
+def _offsets(tasks: List[Task], counts: Dict[int, Tuple[int, int]]) -> List[Tuple[int, int]]:
+    """Each task's games and lines before it in its file (tasks are numbered
+    from 0, in order)."""
+    offsets: List[Tuple[int, int]] = []
+    before, last = (0, 0), None
     for task, path, *_ in tasks:
         if path != last:
             before, last = (0, 0), path
-        offsets.append((task, before[0], before[1]))
+        offsets.append(before)
         games, lines = counts.get(task, (0, 0))
         before = (before[0] + games, before[1] + lines)
     return offsets
@@ -182,9 +218,9 @@ def scan_files(
     :param split_bytes: plain files are cut into byte ranges of at most
         this size, at game boundaries, and multi-frame ``.zst`` files (the
         lichess database's layout) into runs of frames of about this many
-        compressed bytes; an input of 64 MiB or more into at
-        least the session's default parallelism of them. Other compressed
-        files are one task each.
+        compressed bytes; an input of 64 MiB or more into a multiple of
+        the session's default parallelism of them, of equal size. Other
+        compressed files are one task each.
     :param options: the keywords of :func:`verify_claim.scan` (``rules``,
         ``game_type``, ``column_rules``, ``encoding``, ``dead_search``,
         ``min_severity``, ``min_draw_moves``, ``follow``; ``jobs`` is not
@@ -192,9 +228,10 @@ def scan_files(
     :returns: one row per finding with the JSON-lines columns
         (:data:`FINDING_DDL`), in the CLI's order (each partition holds
         whole tasks in input order, sorted within the partition: no global
-        sort). When files are cut into ranges, the scan runs once into a
-        local checkpoint (a range's game and line numbers depend on the
-        ranges before it); Spark releases it with the DataFrame.
+        sort). When files are cut, the scan runs at once, into a local
+        checkpoint (a piece's game and line numbers depend on the pieces
+        before it: their totals come back by an accumulator); Spark
+        releases it with the DataFrame.
     :raises FileNotFoundError: on the driver, for a path that does not exist.
     :raises InputError: on the driver, for a path that cannot be read.
     :raises ValueError: a bad option value (checked on the driver).
@@ -213,22 +250,23 @@ def scan_files(
     if not tasks:
         return spark.createDataFrame([], FINDING_DDL)
     groups = _partitions(sized, split_bytes, sc.defaultParallelism)
-    rdd = sc.parallelize(groups, len(groups)).flatMap(lambda group: group)
-    raw = spark.createDataFrame(rdd, _TASK_DDL).mapInArrow(_scan_tasks(options), _RAW_DDL)
-    findings = F.col("kind").isNotNull()
-    if all(t[-1] for t in tasks):
-        return raw.where(findings).sortWithinPartitions("_task", "_n").select(*COLUMNS)
-    raw = raw.localCheckpoint(eager=True)
-    summaries = raw.where(~findings).select("_task", "_games", "_lines").collect()
-    counts = {r["_task"]: (r["_games"], r["_lines"]) for r in summaries}
-    offs = spark.createDataFrame(
-        _offsets(tasks, counts), "_task long, _games_before long, _lines_before long"
+    totals = _accumulator(sc)
+    # One row per partition, made in the JVM: the tasks themselves travel
+    # in the function's closure, not through a Python RDD.
+    raw = spark.range(0, len(groups), 1, len(groups)).mapInArrow(
+        _scan_partitions(groups, options, totals), _RAW_DDL
     )
+    if all(t[-1] for t in tasks):
+        return raw.sortWithinPartitions("_task", "_n").select(*COLUMNS)
+    raw = raw.localCheckpoint(eager=True)
+    offsets = _offsets(tasks, totals.value)
+    # Indexed by _task (0, 1, ...): a literal array (one expression parsed
+    # once, not a py4j call per task), no join and no job.
+    games = ",".join(str(g) for g, _ in offsets)
+    lines = ",".join(str(n) for _, n in offsets)
     return (
-        raw.where(findings)
-        .join(F.broadcast(offs), "_task")
-        .withColumn("game", F.col("game") + F.col("_games_before"))
-        .withColumn("line", F.col("line") + F.col("_lines_before"))
+        raw.withColumn("game", F.expr(f"game + array({games})[_task]"))
+        .withColumn("line", F.expr(f"line + array({lines})[_task]"))
         .sortWithinPartitions("_task", "_n")
         .select(*COLUMNS)
     )
