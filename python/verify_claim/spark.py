@@ -172,21 +172,23 @@ def _scan_task(task: Task, settings: Any, totals: Any) -> Iterator[Any]:
     totals.add({number: native.totals()})
 
 
+class _Totals:
+    """The accumulator's merge (PySpark's ``AccumulatorParam`` protocol):
+    task number -> (games, lines). A task run twice (a retry, a speculative
+    copy, a recomputed partition) adds the same entry again: a dict's
+    update, so the totals never count twice."""
+
+    def zero(self, value: Any) -> Dict[int, Tuple[int, int]]:
+        return {}
+
+    def addInPlace(self, a: Dict[int, Tuple[int, int]], b: Dict[int, Tuple[int, int]]) -> Dict[int, Tuple[int, int]]:
+        a.update(b)
+        return a
+
+
 def _accumulator(sc: Any) -> Any:
-    """Task number -> (games, lines), merged on the driver. A task run twice
-    (a retry, a speculative copy, a recomputed partition) adds the same
-    entry again: a dict's update, so the totals never count twice."""
-    from pyspark.accumulators import AccumulatorParam
-
-    class Totals(AccumulatorParam):  # type: ignore[type-arg]
-        def zero(self, value: Any) -> Dict[int, Tuple[int, int]]:
-            return {}
-
-        def addInPlace(self, a: Dict[int, Tuple[int, int]], b: Dict[int, Tuple[int, int]]) -> Dict[int, Tuple[int, int]]:
-            a.update(b)
-            return a
-
-    return sc.accumulator({}, Totals())
+    """The tasks' totals, merged on the driver by the time the job ends."""
+    return sc.accumulator({}, _Totals())
 
 
 def _offsets(tasks: List[Task], counts: Dict[int, Tuple[int, int]]) -> List[Tuple[int, int]]:
