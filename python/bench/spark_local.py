@@ -19,7 +19,6 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import time
 
 KEY = ("file", "game", "line", "ply", "kind", "message")
@@ -42,20 +41,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
     from verify_claim.spark import scan_files
 
+    from worked_example import spark_session  # this directory's
+
     t = time.perf_counter()
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .appName("verify-claim-bench")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.memory", "2g")
-        .getOrCreate()
-    )
+    spark = spark_session()
     spark.sparkContext.setLogLevel("ERROR")
     print(f"session start: {time.perf_counter() - t:.2f} s", flush=True)
 
