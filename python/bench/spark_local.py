@@ -15,24 +15,21 @@ only ratios within a round mean anything.
 
 import argparse
 import collections
-import json
 import os
 import statistics
 import subprocess
 import time
 
-KEY = ("file", "game", "line", "ply", "kind", "message")
 
-
-def cli(binary, path, capture=False):
+def cli(binary, path):
     t = time.perf_counter()
     out = subprocess.run(
         [binary, "scan", "--format=jsonl", "--no-progress", "--jobs=2", path],
-        stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     assert out.returncode in (0, 1), out.returncode
-    return out.stdout, time.perf_counter() - t
+    return time.perf_counter() - t
 
 
 def main():
@@ -43,7 +40,7 @@ def main():
     a = ap.parse_args()
     from verify_claim.spark import scan_files
 
-    from worked_example import spark_session  # this directory's
+    from worked_example import KEY, cli_findings, spark_session  # this directory's
 
     t = time.perf_counter()
     spark = spark_session()
@@ -60,13 +57,12 @@ def main():
         mb = os.stat(path).st_size / 1e6
         df, _, cold = counted(path)
         print(f"== {path} ({mb:.0f} MB): {df.rdd.getNumPartitions()} partitions; cold {cold:.2f} s", flush=True)
-        out, _ = cli(a.cli, path, capture=True)
-        want = collections.Counter(tuple(json.loads(l)[k] for k in KEY) for l in out.splitlines())
+        want, _ = cli_findings(a.cli, path, 2)
         got = collections.Counter(tuple(r) for r in df.select(*KEY).collect())
         print(f"findings equal the CLI's as a set: {got == want} ({sum(want.values())})", flush=True)
         ratios = []
         for r in range(a.rounds):
-            _, c = cli(a.cli, path)
+            c = cli(a.cli, path)
             _, _, s = counted(path)
             ratios.append(c / s)
             print(f"  round {r}: CLI --jobs 2 {c:.2f} s, Spark {s:.2f} s, ratio {c / s:.2f}", flush=True)
