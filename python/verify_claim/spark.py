@@ -49,11 +49,6 @@ PathArg = Union[str, "os.PathLike[str]"]
 Task = Tuple[int, str, int, int, bool, bool]
 
 
-def _arrow_schema() -> Any:
-    """The finding columns' Arrow schema (as Rust builds them)."""
-    return _native.finding_schema(False)
-
-
 #: Inputs at least this large are cut into at least the session's default
 #: parallelism in tasks.
 SPLIT_FLOOR = 64 << 20
