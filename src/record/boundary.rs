@@ -75,11 +75,13 @@ fn blank_line_before(bytes: &[u8], i: usize) -> bool {
 /// Whether a game starts at byte `i`: a tag line at a line start (after
 /// spaces and tabs, if any), after a blank line or at the start of the input.
 pub fn is_game_start(bytes: &[u8], i: usize) -> bool {
-    if i >= bytes.len() || bytes[i] != b'[' || !starts_tag(&bytes[i..]) {
+    if i >= bytes.len() || bytes[i] != b'[' {
         return false;
     }
+    // The blank line first: a tag inside a tag section (the common case)
+    // fails there at once, without its name being read.
     let line = indent_start(bytes, i);
-    at_line_start(bytes, line) && blank_line_before(bytes, line)
+    at_line_start(bytes, line) && blank_line_before(bytes, line) && starts_tag(&bytes[i..])
 }
 
 /// Where the spaces and tabs just before byte `i` begin.
