@@ -65,24 +65,31 @@ impl<'a> Reader<'a> {
     fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<bool> {
         let b = self.bytes;
         let at = self.pos;
-        // A move number: digits then dots; a move may follow at once
-        // ("1.e4"). No result and no castling with zeros has a dot after
-        // its leading digits, so this needs no look at the rest of the word.
-        let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if digits > 0 && b.get(at + digits) == Some(&b'.') {
-            let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
-            self.pos = dots_apart(b, at + digits + dots);
-            return Ok(false);
-        }
-        let end = token_end(b, at);
-        if digits > 0 || b[at] == b'*' {
+        // A move (most words) has no digit or `*` first: no move number, no
+        // result. Its first byte is no delimiter: the token goes on from the
+        // next.
+        let end = if b[at].is_ascii_digit() || b[at] == b'*' {
+            // A move number: digits then dots; a move may follow at once
+            // ("1.e4"). No result and no castling with zeros has a dot
+            // after its leading digits, so this needs no look at the rest
+            // of the word.
+            let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits > 0 && b.get(at + digits) == Some(&b'.') {
+                let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
+                self.pos = dots_apart(b, at + digits + dots);
+                return Ok(false);
+            }
+            let end = token_end(b, at);
             if let Some(text) = result_text(&b[at..end]) {
                 self.pos = end;
                 game.result = Some(ResultToken { text, offset: at });
                 return Ok(true);
             }
             self.numeric_word(at, end, digits)?;
-        }
+            end
+        } else {
+            token_end(b, at + 1)
+        };
         self.push_move(game, at, end)?;
         Ok(false)
     }
