@@ -241,7 +241,10 @@ impl<'a> Reader<'a> {
                 if !game.tags.is_empty() && boundary::is_game_start(b, self.pos) {
                     return Ok(game);
                 }
-                let tag = self.read_tag(&mut game.latin1)?;
+                let tag = match self.plain_tag() {
+                    Some(tag) => tag,
+                    None => self.read_tag(&mut game.latin1)?,
+                };
                 if tag.quotes_unescaped {
                     game.unescaped_quotes.get_or_insert(tag.offset);
                 }
