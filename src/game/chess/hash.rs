@@ -22,6 +22,7 @@ pub fn full(pos: &Chess) -> u64 {
 /// pieces that left and arrived, the castling rights only when they
 /// changed, and the en passant file only around a double push (the only
 /// time a position has an en passant square at all).
+#[inline(always)]
 pub fn play(pos: &mut Chess, m: Move, hash: u64) -> u64 {
     let us = pos.turn();
     let Some(pieces) = pieces_delta(us, m) else {
