@@ -238,7 +238,10 @@ impl<'a> Reader<'a> {
         loop {
             self.skip_space_and_comments_between_games();
             if self.pos < b.len() && b[self.pos] == b'[' {
-                if !game.tags.is_empty() && boundary::is_game_start(b, self.pos) {
+                if !game.tags.is_empty()
+                    && !boundary::follows_text_line(b, self.pos)
+                    && boundary::is_game_start(b, self.pos)
+                {
                     return Ok(game);
                 }
                 let tag = match self.plain_tag() {
