@@ -51,6 +51,7 @@ pub fn play(pos: &mut Chess, m: Move, hash: u64) -> u64 {
 }
 
 /// The pieces that leave and arrive with `m`, played by `us`.
+#[inline(always)]
 fn pieces_delta(us: Color, m: Move) -> Option<Zobrist64> {
     let piece =
         |sq: Square, role: Role, color: Color| Zobrist64::zobrist_for_piece(sq, role.of(color));
