@@ -264,7 +264,7 @@ impl<'a> Reader<'a> {
     /// `bytes[from..to]` as text, if it is UTF-8. Checks a whole stretch of
     /// the input at once and remembers it, so each byte is checked about
     /// once, however many tokens it holds (tokens come in input order).
-    #[inline]
+    #[inline(always)]
     fn text(&mut self, from: usize, to: usize) -> Option<&'a str> {
         if from >= self.text_from
             && let Some(s) = self.text.get(from - self.text_from..to - self.text_from)
