@@ -190,7 +190,10 @@ mod tests {
             b"x\n\t[B \"2\"]",
         ] {
             for i in 0..text.len() {
-                assert!(!(follows_text_line(text, i) && is_game_start(text, i)), "{text:?} {i}");
+                assert!(
+                    !(follows_text_line(text, i) && is_game_start(text, i)),
+                    "{text:?} {i}"
+                );
             }
         }
         assert!(follows_text_line(b"[A \"1\"]\n[B \"2\"]", 8));

@@ -339,13 +339,29 @@ fn plain_tags_read_as_read_tag_reads_them() {
         for encoding in [Encoding::Auto, Encoding::Utf8, Encoding::Latin1] {
             let mut fast = Reader::new(text, encoding);
             let got = fast.plain_tag();
-            assert_eq!(got.is_some(), plain && encoding != Encoding::Latin1, "{text:?}");
+            assert_eq!(
+                got.is_some(),
+                plain && encoding != Encoding::Latin1,
+                "{text:?}"
+            );
             let mut slow = Reader::new(text, encoding);
             let want = slow.read_tag(&mut false);
             if let (Some(got), Ok(want)) = (got, want) {
                 assert_eq!(
-                    (got.name, &*got.value, got.offset, got.end, got.quotes_unescaped),
-                    (want.name, &*want.value, want.offset, want.end, want.quotes_unescaped),
+                    (
+                        got.name,
+                        &*got.value,
+                        got.offset,
+                        got.end,
+                        got.quotes_unescaped
+                    ),
+                    (
+                        want.name,
+                        &*want.value,
+                        want.offset,
+                        want.end,
+                        want.quotes_unescaped
+                    ),
                     "{text:?}"
                 );
                 assert_eq!(fast.pos, slow.pos);
