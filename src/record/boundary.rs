@@ -75,11 +75,23 @@ fn blank_line_before(bytes: &[u8], i: usize) -> bool {
 /// Whether a game starts at byte `i`: a tag line at a line start (after
 /// spaces and tabs, if any), after a blank line or at the start of the input.
 pub fn is_game_start(bytes: &[u8], i: usize) -> bool {
-    if i >= bytes.len() || bytes[i] != b'[' || !starts_tag(&bytes[i..]) {
+    if i >= bytes.len() || bytes[i] != b'[' {
         return false;
     }
+    // The blank line first: a tag inside a tag section (the common case)
+    // fails there at once, without its name being read.
     let line = indent_start(bytes, i);
-    at_line_start(bytes, line) && blank_line_before(bytes, line)
+    at_line_start(bytes, line) && blank_line_before(bytes, line) && starts_tag(&bytes[i..])
+}
+
+/// Byte `i` comes right after the LF of a line with text on it (not blank),
+/// so no game starts there ([`is_game_start`] is false): a quick test for
+/// a tag line inside a tag section.
+#[inline]
+pub fn follows_text_line(bytes: &[u8], i: usize) -> bool {
+    i >= 2
+        && bytes.get(i - 1) == Some(&b'\n')
+        && !matches!(bytes[i - 2], b'\n' | b'\r' | b' ' | b'\t' | 0x0b | 0x0c)
 }
 
 /// Where the spaces and tabs just before byte `i` begin.
@@ -168,6 +180,23 @@ mod tests {
             assert_eq!(last_game_start(text, 1), want, "{text:?}");
         }
         assert!(is_game_start(b"[A \"1\"]", 0));
+        // The quick test never rules out a game start that is one.
+        for text in [
+            &b"[A \"1\"]\n[B \"2\"]"[..],
+            b"x\n\n[B \"2\"]",
+            b"x\r\n\r\n[B \"2\"]",
+            b"x\n \n[B \"2\"]",
+            b"\n[B \"2\"]",
+            b"x\n\t[B \"2\"]",
+        ] {
+            for i in 0..text.len() {
+                assert!(
+                    !(follows_text_line(text, i) && is_game_start(text, i)),
+                    "{text:?} {i}"
+                );
+            }
+        }
+        assert!(follows_text_line(b"[A \"1\"]\n[B \"2\"]", 8));
         assert_eq!(game_start_within(b"{a\n\n[B \"x\"] }", 0, 13), Some(4));
         assert_eq!(game_start_within(b"{a\n[B \"x\"] }", 0, 12), None);
     }

@@ -238,10 +238,16 @@ impl<'a> Reader<'a> {
         loop {
             self.skip_space_and_comments_between_games();
             if self.pos < b.len() && b[self.pos] == b'[' {
-                if !game.tags.is_empty() && boundary::is_game_start(b, self.pos) {
+                if !game.tags.is_empty()
+                    && !boundary::follows_text_line(b, self.pos)
+                    && boundary::is_game_start(b, self.pos)
+                {
                     return Ok(game);
                 }
-                let tag = self.read_tag(&mut game.latin1)?;
+                let tag = match self.plain_tag() {
+                    Some(tag) => tag,
+                    None => self.read_tag(&mut game.latin1)?,
+                };
                 if tag.quotes_unescaped {
                     game.unescaped_quotes.get_or_insert(tag.offset);
                 }
@@ -258,7 +264,7 @@ impl<'a> Reader<'a> {
     /// `bytes[from..to]` as text, if it is UTF-8. Checks a whole stretch of
     /// the input at once and remembers it, so each byte is checked about
     /// once, however many tokens it holds (tokens come in input order).
-    #[inline]
+    #[inline(always)]
     fn text(&mut self, from: usize, to: usize) -> Option<&'a str> {
         if from >= self.text_from
             && let Some(s) = self.text.get(from - self.text_from..to - self.text_from)

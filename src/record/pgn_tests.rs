@@ -318,3 +318,54 @@ fn ends_of_games_tags_and_tokens() {
     let g = games[1].as_ref().unwrap();
     assert_eq!(g.end, src.len());
 }
+
+/// The fast path for common tags reads what the general one reads, and
+/// leaves the rest to it.
+#[test]
+fn plain_tags_read_as_read_tag_reads_them() {
+    for (text, plain) in [
+        (&b"[Event \"Rated Blitz\"]\n"[..], true),
+        (b"[White \"Caf\xC3\xA9\"]", true),
+        (b"[E \"\"]", true),
+        (b"[E \"a\\\"b\"]", false),
+        (b"[E  \"a\"]", false),
+        (b"[ E \"a\"]", false),
+        (b"[E \"a\" ]", false),
+        (b"[E \"a\xE9\"]", false),
+        (b"[E \"a\nb\"]", false),
+        (b"[E \"\"x\"\"]", false),
+        (b"[E \"a", false),
+    ] {
+        for encoding in [Encoding::Auto, Encoding::Utf8, Encoding::Latin1] {
+            let mut fast = Reader::new(text, encoding);
+            let got = fast.plain_tag();
+            assert_eq!(
+                got.is_some(),
+                plain && encoding != Encoding::Latin1,
+                "{text:?}"
+            );
+            let mut slow = Reader::new(text, encoding);
+            let want = slow.read_tag(&mut false);
+            if let (Some(got), Ok(want)) = (got, want) {
+                assert_eq!(
+                    (
+                        got.name,
+                        &*got.value,
+                        got.offset,
+                        got.end,
+                        got.quotes_unescaped
+                    ),
+                    (
+                        want.name,
+                        &*want.value,
+                        want.offset,
+                        want.end,
+                        want.quotes_unescaped
+                    ),
+                    "{text:?}"
+                );
+                assert_eq!(fast.pos, slow.pos);
+            }
+        }
+    }
+}

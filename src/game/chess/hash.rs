@@ -22,6 +22,7 @@ pub fn full(pos: &Chess) -> u64 {
 /// pieces that left and arrived, the castling rights only when they
 /// changed, and the en passant file only around a double push (the only
 /// time a position has an en passant square at all).
+#[inline(always)]
 pub fn play(pos: &mut Chess, m: Move, hash: u64) -> u64 {
     let us = pos.turn();
     let Some(pieces) = pieces_delta(us, m) else {
@@ -50,6 +51,7 @@ pub fn play(pos: &mut Chess, m: Move, hash: u64) -> u64 {
 }
 
 /// The pieces that leave and arrive with `m`, played by `us`.
+#[inline(always)]
 fn pieces_delta(us: Color, m: Move) -> Option<Zobrist64> {
     let piece =
         |sq: Square, role: Role, color: Color| Zobrist64::zobrist_for_piece(sq, role.of(color));

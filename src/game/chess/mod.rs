@@ -78,6 +78,7 @@ impl Game for ChessGame {
         hash::full(pos)
     }
 
+    #[inline(always)]
     fn play(pos: &mut Chess, m: &Move, hash: u64) -> u64 {
         hash::play(pos, *m, hash)
     }

@@ -31,7 +31,7 @@
 //! new version of chasolver must be checked against it again (Cargo.toml
 //! pins it to exactly 3.0.0).
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square, attacks};
 
 /// Positions visited in the search for a line before giving up (the
 /// analyser then decides). The first line almost always serves.
@@ -64,57 +64,78 @@ pub fn quick_test_cannot_prove(pos: &Chess, winner: Color) -> bool {
     }
     let depth = if pawns_and_bishops { 7 } else { 4 };
     let mut moves = NO_MOVES;
+    let start = Quiet {
+        board: board.clone(),
+        turn: pos.turn(),
+    };
     // Two legal moves: nothing is forced, so the analyser searches `pos`.
-    let n = quiet_moves(pos, &mut moves, 2);
+    let n = quiet_moves(&start.board, start.turn, &mut moves, 2);
     let mut budget = BUDGET;
     n >= 2
         && moves[..n]
             .iter()
-            .any(|m| quiet_line(&after(pos, *m), depth - 1, &mut budget))
+            .any(|m| quiet_line(&start.after(*m), depth - 1, &mut budget))
 }
 
-fn after(pos: &Chess, m: Move) -> Chess {
-    let mut p = pos.clone();
-    p.play_unchecked(m);
-    p
+/// A position along a quiet line, as far as [`quiet_moves`] reads it: the
+/// board and the side to move. A quiet move changes nothing else that it
+/// reads (castling rights, the en passant square and the clocks are not
+/// looked at), so the move is played on the board alone, without a whole
+/// position copied and shakmaty's `play_unchecked`.
+#[derive(Clone)]
+struct Quiet {
+    board: Board,
+    turn: Color,
+}
+
+impl Quiet {
+    /// After the quiet move `m` (one of [`quiet_moves`]: a normal move to
+    /// an empty square, no promotion): the piece moved as shakmaty moves it.
+    fn after(&self, m: Move) -> Quiet {
+        let mut next = self.clone();
+        if let Move::Normal { role, from, to, .. } = m {
+            next.board.discard_piece_at(from);
+            next.board.set_piece_at(to, role.of(self.turn));
+        }
+        next.turn = !self.turn;
+        next
+    }
 }
 
 /// A line of `depth` more quiet plies from `pos`, every position on it
 /// with a legal move. Quiet moves take nothing and promote nothing, so the
 /// material, and with it the analyser's "insufficient" answer, stays that
 /// of the line's start: along this line its search cannot succeed.
-fn quiet_line(pos: &Chess, depth: u8, budget: &mut u32) -> bool {
+fn quiet_line(pos: &Quiet, depth: u8, budget: &mut u32) -> bool {
     if *budget == 0 {
         return false;
     }
     *budget -= 1;
     let mut moves = NO_MOVES;
     // One move is enough to go on: a line that stops short gives up.
-    let n = quiet_moves(pos, &mut moves, 1);
+    let n = quiet_moves(&pos.board, pos.turn, &mut moves, 1);
     if depth == 0 || n == 0 {
         return n > 0;
     }
     moves[..n]
         .iter()
-        .any(|m| quiet_line(&after(pos, *m), depth - 1, budget))
+        .any(|m| quiet_line(&pos.after(*m), depth - 1, budget))
 }
 
 /// Whether the side to move has a legal quiet move (see [`quiet_moves`]):
 /// `true` proves it can move; `false` proves nothing.
 pub fn has_quiet_move(pos: &Chess) -> bool {
     let mut moves = NO_MOVES;
-    quiet_moves(pos, &mut moves, 1) == 1
+    quiet_moves(pos.board(), pos.turn(), &mut moves, 1) == 1
 }
 
-/// Fills `out` with up to `want` legal quiet moves of the side to move
+/// Fills `out` with up to `want` legal quiet moves of `us` (to move) on `b`
 /// (pieces to empty squares, pawns one step short of promotion) and returns
 /// how many: the first found, not all. A normal move is legal exactly when its own king
 /// is not attacked afterwards, so each is tested that way. Finding none
 /// proves nothing (captures, castling and the rest are not looked at); the
 /// caller then gives up.
-fn quiet_moves(pos: &Chess, out: &mut [Move; BRANCH], want: usize) -> usize {
-    let b = pos.board();
-    let us = pos.turn();
+fn quiet_moves(b: &Board, us: Color, out: &mut [Move; BRANCH], want: usize) -> usize {
     let Some(king) = b.king_of(us) else {
         return 0;
     };
@@ -275,7 +296,7 @@ mod tests {
                 for _ in 0..150 {
                     let legal = p.legal_moves();
                     let mut out = NO_MOVES;
-                    let n = quiet_moves(&p, &mut out, BRANCH);
+                    let n = quiet_moves(p.board(), p.turn(), &mut out, BRANCH);
                     for m in &out[..n] {
                         assert!(legal.contains(m), "{m:?} in {:?}", p.board());
                     }

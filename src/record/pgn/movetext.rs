@@ -19,9 +19,9 @@ impl<'a> Reader<'a> {
             let at = self.pos;
             // Most elements are words (moves, move numbers): one look-up.
             if is_word_byte(b[at]) {
-                let ended = self.read_word(game)?;
+                self.read_word(game)?;
                 game.end = self.pos;
-                if ended {
+                if game.result.is_some() {
                     return Ok(());
                 }
                 continue;
@@ -50,7 +50,8 @@ impl<'a> Reader<'a> {
                     self.pos = i;
                 }
                 _ => {
-                    if self.read_word(game)? {
+                    self.read_word(game)?;
+                    if game.result.is_some() {
                         game.end = self.pos;
                         return Ok(());
                     }
@@ -61,30 +62,37 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one word of movetext: a move number, a move or a result (the
-    /// game's, and then `true`: the movetext ends there).
-    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<bool> {
+    /// game's, in `game.result`: the movetext ends there). Returns no flag:
+    /// a `Result` of a pointer comes back in a register.
+    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<()> {
         let b = self.bytes;
         let at = self.pos;
-        // A move number: digits then dots; a move may follow at once
-        // ("1.e4"). No result and no castling with zeros has a dot after
-        // its leading digits, so this needs no look at the rest of the word.
-        let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
-        if digits > 0 && b.get(at + digits) == Some(&b'.') {
-            let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
-            self.pos = dots_apart(b, at + digits + dots);
-            return Ok(false);
-        }
-        let end = token_end(b, at);
-        if digits > 0 || b[at] == b'*' {
+        // A move (most words) has no digit or `*` first: no move number, no
+        // result. Its first byte is no delimiter: the token goes on from the
+        // next.
+        let end = if b[at].is_ascii_digit() || b[at] == b'*' {
+            // A move number: digits then dots; a move may follow at once
+            // ("1.e4"). No result and no castling with zeros has a dot
+            // after its leading digits, so this needs no look at the rest
+            // of the word.
+            let digits = b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits > 0 && b.get(at + digits) == Some(&b'.') {
+                let dots = b[at + digits..].iter().take_while(|&&c| c == b'.').count();
+                self.pos = dots_apart(b, at + digits + dots);
+                return Ok(());
+            }
+            let end = token_end(b, at);
             if let Some(text) = result_text(&b[at..end]) {
                 self.pos = end;
                 game.result = Some(ResultToken { text, offset: at });
-                return Ok(true);
+                return Ok(());
             }
             self.numeric_word(at, end, digits)?;
-        }
-        self.push_move(game, at, end)?;
-        Ok(false)
+            end
+        } else {
+            token_end(b, at + 1)
+        };
+        self.push_move(game, at, end)
     }
 
     /// A word that begins with a digit (or `*`) and is neither a move

@@ -8,6 +8,48 @@ use super::{Encoding, Parse, Reader, Tag};
 use crate::record::boundary;
 
 impl<'a> Reader<'a> {
+    /// The tag at `self.pos` if it has the common shape, `[Name "value"]`:
+    /// the name right after the `[`, one space, a value without `\\` that
+    /// is UTF-8, and the `]` right after its `"` (the encoding not
+    /// [`Encoding::Latin1`]). What [`Reader::read_tag`] reads there, without
+    /// its general steps; `None` (nothing read) for anything else.
+    #[inline]
+    pub(super) fn plain_tag(&mut self) -> Option<Tag<'a>> {
+        if self.encoding == Encoding::Latin1 {
+            return None;
+        }
+        let b = self.bytes;
+        let open = self.pos;
+        let name_start = open + 1;
+        let mut i = name_start;
+        while i < b.len() && is_name_byte(b[i]) {
+            i += 1;
+        }
+        if i == name_start || b.get(i) != Some(&b' ') || b.get(i + 1) != Some(&b'"') {
+            return None;
+        }
+        let value_start = i + 2;
+        let mut j = value_start;
+        while j < b.len() && !is_value_stop(b[j]) {
+            j += 1;
+        }
+        if b.get(j) != Some(&b'"') || b.get(j + 1) != Some(&b']') {
+            return None;
+        }
+        // One look-up for the name, the space, the quote and the value.
+        let text = self.text(name_start, j)?;
+        let name = text.get(..i - name_start)?;
+        let value = text.get(value_start - name_start..)?;
+        self.pos = j + 2;
+        Some(Tag {
+            name,
+            value: Cow::Borrowed(value),
+            offset: open,
+            end: self.pos,
+            quotes_unescaped: false,
+        })
+    }
+
     pub(super) fn read_tag(&mut self, latin1: &mut bool) -> Parse<Tag<'a>> {
         let b = self.bytes;
         let open = self.pos;
