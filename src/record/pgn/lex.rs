@@ -93,6 +93,17 @@ pub(super) fn skip_line_spaces(bytes: &[u8], from: usize) -> usize {
 #[inline]
 pub fn token_end(bytes: &[u8], offset: usize) -> usize {
     let from = offset.min(bytes.len());
+    // Most tokens are short: the delimiter classes of the next 8 bytes as
+    // a bit mask, no branch per byte (one mispredicted exit less a word).
+    if let Some(w) = bytes.get(from..from + 8) {
+        let mut mask = 0u32;
+        for (k, &c) in w.iter().enumerate() {
+            mask |= u32::from(CLASS[c as usize] & DELIMITER) << k;
+        }
+        if mask != 0 {
+            return from + (mask.trailing_zeros() as usize - 1);
+        }
+    }
     bytes[from..]
         .iter()
         .position(|&c| is_delimiter(c))

@@ -19,7 +19,7 @@ impl<'a> Reader<'a> {
             let at = self.pos;
             // Most elements are words (moves, move numbers): one look-up.
             if is_word_byte(b[at]) {
-                self.read_word(game)?;
+                self.read_word(game, at)?;
                 game.end = self.pos;
                 if game.result.is_some() {
                     return Ok(());
@@ -50,7 +50,7 @@ impl<'a> Reader<'a> {
                     self.pos = i;
                 }
                 _ => {
-                    self.read_word(game)?;
+                    self.read_word(game, at)?;
                     if game.result.is_some() {
                         game.end = self.pos;
                         return Ok(());
@@ -64,9 +64,10 @@ impl<'a> Reader<'a> {
     /// Reads one word of movetext: a move number, a move or a result (the
     /// game's, in `game.result`: the movetext ends there). Returns no flag:
     /// a `Result` of a pointer comes back in a register.
-    fn read_word(&mut self, game: &mut GameRecord<'a>) -> Parse<()> {
+    /// `at` is `self.pos`, passed in a register (not read back from memory
+    /// just after the loop stored it).
+    fn read_word(&mut self, game: &mut GameRecord<'a>, at: usize) -> Parse<()> {
         let b = self.bytes;
-        let at = self.pos;
         // A move (most words) has no digit or `*` first: no move number, no
         // result. Its first byte is no delimiter: the token goes on from the
         // next.
