@@ -93,21 +93,46 @@ pub(super) fn skip_line_spaces(bytes: &[u8], from: usize) -> usize {
 #[inline]
 pub fn token_end(bytes: &[u8], offset: usize) -> usize {
     let from = offset.min(bytes.len());
-    // Most tokens are short: the delimiter classes of the next 8 bytes as
-    // a bit mask, no branch per byte (one mispredicted exit less a word).
-    if let Some(w) = bytes.get(from..from + 8) {
-        let mut mask = 0u32;
-        for (k, &c) in w.iter().enumerate() {
-            mask |= u32::from(CLASS[c as usize] & DELIMITER) << k;
-        }
-        if mask != 0 {
-            return from + (mask.trailing_zeros() as usize - 1);
+    // Most tokens are short: the next 8 bytes tested at once, no branch per
+    // byte (one mispredicted exit less a word). The first byte marked is
+    // checked in the table; if it is no delimiter, the loop goes on there.
+    if let Some(&w) = bytes.get(from..).and_then(|r| r.first_chunk::<8>()) {
+        let marked = delimiter_candidates(u64::from_le_bytes(w));
+        if marked != 0 {
+            let i = from + (marked.trailing_zeros() / 8) as usize;
+            if is_delimiter(bytes[i]) {
+                return i;
+            }
+            return scan_token_end(bytes, i + 1);
         }
     }
+    scan_token_end(bytes, from)
+}
+
+/// [`token_end`] byte by byte.
+fn scan_token_end(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
     bytes[from..]
         .iter()
         .position(|&c| is_delimiter(c))
         .map_or(bytes.len(), |i| from + i)
+}
+
+/// The bytes of `x` (eight bytes, the first lowest) that may be
+/// delimiters, by their high bits; right for the lowest byte marked, which
+/// may still be no delimiter ([`is_delimiter`] decides). Marked: every byte
+/// below `*` (white space, `"`, `$`, `(`, `)`; also `!`, `#`, `%`, `&`,
+/// `'` and control bytes) and every byte `c` with `c & 0x99 == 0x19` (`;`,
+/// `[`, `]`, `{`, `}`; also `=`, `?`, `9`, `Y`, `_`, `y`, DEL and a few
+/// control bytes). A borrow in a subtraction can mark a byte above a
+/// marked one, never below it.
+#[inline]
+fn delimiter_candidates(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let below = x.wrapping_sub(ONES * 0x2a) & !x;
+    let y = (x & (ONES * 0x99)) ^ (ONES * 0x19);
+    let brackets = y.wrapping_sub(ONES) & !y;
+    (below | brackets) & (ONES * 0x80)
 }
 
 /// The first byte at or after `from` that is not white space.
@@ -118,4 +143,26 @@ pub(super) fn skip_spaces(bytes: &[u8], from: usize) -> usize {
         .iter()
         .position(|&c| !is_space(c))
         .map_or(bytes.len(), |i| from + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_end_by_eight_bytes_is_token_end_byte_by_byte() {
+        for c in 0..=255u8 {
+            for p in 0..12 {
+                for len in [p + 1, 12] {
+                    let mut w = b"Nxe4=Q+abcde".to_vec();
+                    w[p] = c;
+                    w[(p + 5) % 12] = b'(';
+                    let w = &w[..len];
+                    for from in 0..len {
+                        assert_eq!(token_end(w, from), scan_token_end(w, from), "{w:?} {from}");
+                    }
+                }
+            }
+        }
+    }
 }
