@@ -40,6 +40,16 @@ pub(super) struct History<P> {
     positions: Vec<P>,
     /// Some entry of this parity (index % 2) has stood twice or more.
     repeated: [bool; 2],
+    /// For each parity, one bit per entry: bit `hash >> 58` (see [`tag`]).
+    /// A hash whose bit is clear matches no entry of that parity, so the
+    /// common new position skips the scan back (and its loop's exit, a
+    /// branch mispredicted at every ply).
+    tags: [u64; 2],
+}
+
+/// The bit of a hash in [`History::tags`].
+fn tag(hash: u64) -> u64 {
+    1 << (hash >> 58)
 }
 
 impl<P: Clone + PartialEq> History<P> {
@@ -49,6 +59,7 @@ impl<P: Clone + PartialEq> History<P> {
             first_ply: 0,
             positions: Vec::new(),
             repeated: [false, false],
+            tags: [0, 0],
         }
     }
 
@@ -58,6 +69,7 @@ impl<P: Clone + PartialEq> History<P> {
         self.positions.clear();
         self.first_ply = ply;
         self.repeated = [false, false];
+        self.tags = [0, 0];
     }
 
     /// The parity of the next entry: the side to move, as entries alternate.
@@ -94,7 +106,12 @@ impl<P: Clone + PartialEq> History<P> {
         let index = self.entries.len();
         // Scanning back every second entry: same side to move.
         let mut found = None;
-        let mut i = index;
+        let mut i = if self.tags[parity] & tag(hash) == 0 {
+            0
+        } else {
+            index
+        };
+        self.tags[parity] |= tag(hash);
         while i >= 2 {
             i -= 2;
             if self.entries[i].hash == hash && *self.stored(i, &replay) == *pos {
