@@ -24,10 +24,11 @@ use super::chunks::{
 };
 
 /// Segment size: 1 MiB, four stream chunks. Each segment is one task
-/// (a token, a few reads, a message to the printer); at a quarter of this
-/// size those fixed costs took 7-9% of a two-thread scan (interleaved runs
-/// on the TCEC and TWIC + lichess bench files). Memory stays bounded by the
-/// tasks in flight: 2 × jobs + 2 segments.
+/// (a few reads, a hand-off to the printer); at a quarter of this size
+/// those fixed costs took 7-9% of a two-thread scan, and at four times it
+/// one thread was 10% slower (the segment no longer stays in the core's
+/// cache between its read and its parse; interleaved runs on the TCEC
+/// bench file). Memory stays bounded by the tasks in flight: 4 × jobs + 4.
 pub const SEGMENT: u64 = 4 * super::chunks::CHUNK as u64;
 /// Segments are searched for their first game start in pieces this large.
 const PIECE: u64 = 1 << 14;

@@ -1,22 +1,17 @@
 //! The calling thread's part: the work put back in sequence order, games
 //! and lines numbered (the one place they are), and handed to the sink.
 
-use std::collections::BTreeMap;
-use std::io;
-use std::sync::mpsc;
-
-use super::threads::Msg;
+use super::handoff::{Handoff, Taken};
 use super::{Panicked, Placed, Row, Sink, Summary, Work, error_at};
 use crate::claims::scan::Severity;
 use crate::diag::{Diagnostic, Place};
 use crate::output::writing;
+use std::io;
 
 /// Puts the work back in sequence order and hands it to the sink.
 #[derive(Default)]
 pub(super) struct Order {
     pub(super) summary: Summary,
-    pending: BTreeMap<u64, Work>,
-    next: u64,
     input: Option<usize>,
     games_before: usize,
     lines_before: u32,
@@ -36,26 +31,23 @@ impl Order {
 
     /// Until every task is handed over. Each task's work arrives (a
     /// worker's panic is work too), and when every thread is gone without
-    /// it, the channel says so: this never waits for ever.
+    /// it, the hand-off says so: this never waits for ever.
     pub(super) fn print_all(
         &mut self,
-        results: &mpsc::Receiver<Msg>,
-        tokens: &mpsc::SyncSender<()>,
+        handoff: &Handoff,
         sink: &mut dyn Sink,
         progress: impl Fn() -> (u64, u64),
     ) -> io::Result<()> {
-        let mut total = None;
-        while total != Some(self.next) {
-            match results.recv() {
-                Ok(Msg::Work(seq, work)) => {
-                    self.pending.insert(seq, work);
-                }
-                Ok(Msg::Done(n)) => total = Some(n),
-                Err(_) => {
+        let mut ready = Vec::new();
+        loop {
+            match handoff.take(&mut ready) {
+                Ok(()) => {}
+                Err(Taken::Finished) => return Ok(()),
+                Err(Taken::Abandoned) => {
                     return Err(io::Error::other("the scan stopped: a thread failed"));
                 }
             }
-            while let Some(work) = self.pending.remove(&self.next) {
+            for work in ready.drain(..) {
                 if let Work::Panicked {
                     input,
                     file,
@@ -73,13 +65,10 @@ impl Order {
                     }));
                 }
                 self.print(work, sink).map_err(writing)?;
-                let _ = tokens.try_send(());
-                self.next += 1;
                 let (done, total) = progress();
                 sink.progress(done, total);
             }
         }
-        Ok(())
     }
 
     pub(super) fn print(&mut self, work: Work, sink: &mut dyn Sink) -> io::Result<()> {

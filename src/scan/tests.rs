@@ -8,6 +8,7 @@ use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, mpsc};
 
+use super::handoff::{Handoff, Live};
 use super::threads::{Task, Worker};
 use super::{Order, Row, Sink, Summary, scan_bytes};
 use crate::claims::scan::{Kind, ScanOptions, Severity};
@@ -69,10 +70,9 @@ impl Sink for Collect {
 fn scan_segments(ranges: Ranges) -> (Vec<Seen>, Summary) {
     let ranges = Arc::new(ranges);
     let (_task_tx, task_rx) = mpsc::channel();
-    let (result_tx, _result_rx) = mpsc::channel();
     let mut worker = Worker {
         tasks: Arc::new(Mutex::new(task_rx)),
-        results: result_tx,
+        handoff: Live(Handoff::new(1, 1, 1)),
         encoding: Encoding::Utf8,
         options: ScanOptions::default(),
         stop: Arc::new(AtomicBool::new(false)),

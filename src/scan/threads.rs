@@ -6,6 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
+use super::handoff::Live;
 use super::{Analysis, Input, Needs, Work, analyse_chunk};
 use crate::claims::scan::ScanOptions;
 use crate::input::chunks::{Chunk, Chunker};
@@ -14,13 +15,6 @@ use crate::input::ranges::{Buffers, Ranges};
 use crate::input::walk::Item;
 use crate::input::zst_frames::{self, Frames};
 use crate::record::Encoding;
-
-/// What the printer receives: a task's work, in any order, or the number
-/// of tasks once all are handed out.
-pub(super) enum Msg {
-    Work(u64, Work),
-    Done(u64),
-}
 
 /// A task for a worker.
 pub(super) enum Task {
@@ -44,11 +38,10 @@ pub(super) enum Task {
     },
 }
 
-/// Hands out the tasks in input order, each when a token is free.
+/// Hands out the tasks in input order, each when there is room.
 pub(super) struct Producer {
     pub(super) tasks: mpsc::Sender<(u64, Task)>,
-    pub(super) results: mpsc::Sender<Msg>,
-    pub(super) tokens: mpsc::Receiver<()>,
+    pub(super) handoff: Live,
     pub(super) consumed: Arc<AtomicU64>,
     pub(super) stop: Arc<AtomicBool>,
     pub(super) seq: u64,
@@ -75,25 +68,25 @@ impl Producer {
                 return;
             }
         }
-        let _ = self.results.send(Msg::Done(self.seq));
+        self.handoff.done(self.seq);
     }
 
-    /// Waits for a token: false when the scan is stopping.
-    fn token(&self) -> bool {
-        !self.stop.load(Ordering::Relaxed) && self.tokens.recv().is_ok()
+    /// Waits for room for the next task: false when the scan is stopping.
+    fn room(&self) -> bool {
+        !self.stop.load(Ordering::Relaxed) && self.handoff.room_for(self.seq)
     }
 
     fn work(&mut self, work: Work) -> bool {
-        if !self.token() {
+        if !self.room() {
             return false;
         }
-        let sent = self.results.send(Msg::Work(self.seq, work)).is_ok();
+        self.handoff.deliver(self.seq, work);
         self.seq += 1;
-        sent
+        true
     }
 
     fn task(&mut self, task: Task) -> bool {
-        if !self.token() {
+        if !self.room() {
             return false;
         }
         let sent = self.tasks.send((self.seq, task)).is_ok();
@@ -234,7 +227,7 @@ fn stream_error(e: &io::Error) -> String {
 /// stops.
 pub(super) struct Worker {
     pub(super) tasks: Arc<Mutex<mpsc::Receiver<(u64, Task)>>>,
-    pub(super) results: mpsc::Sender<Msg>,
+    pub(super) handoff: Live,
     pub(super) encoding: Encoding,
     pub(super) options: ScanOptions,
     pub(super) stop: Arc<AtomicBool>,
@@ -264,9 +257,7 @@ impl Worker {
                 return;
             }
             let work = self.guarded(task);
-            if self.results.send(Msg::Work(seq, work)).is_err() {
-                return;
-            }
+            self.handoff.deliver(seq, work);
         }
     }
 
