@@ -348,6 +348,21 @@ impl Rulebook {
         }
     }
 
+    /// The article that draws a game lost on time (`on_time`) or, from 2023,
+    /// by resignation when the winner could not have won by any sequence of
+    /// legal moves: 6.9, and 5.1.2 from 2023. `None` for column draughts:
+    /// its seed counts a loss by the clock as lost (1.12) and draws only a
+    /// game that neither side can win any more (1.11), which the dead
+    /// position check reports.
+    pub fn unwinnable_loss_article(&self, on_time: bool) -> Option<&'static str> {
+        let edition = self.edition?;
+        if on_time {
+            Some("6.9")
+        } else {
+            (edition >= Edition::Fide2023).then_some("5.1.2")
+        }
+    }
+
     /// The article that reinstates the position before a completed illegal
     /// move (Article 7: 7.4(a) in 2009, 7.5.a in 2014, 7.5.1 from 2018);
     /// `None` for column draughts, whose seed rules do not say.

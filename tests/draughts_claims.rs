@@ -101,6 +101,17 @@ fn a_player_who_cannot_move_has_lost() {
     assert!(r.stdout.contains("\"expected\":\"0-1\""), "{}", r.stdout);
 }
 
+/// A loss on time stands in column draughts though the winner could not
+/// win any more (1.12): only a game neither side can win is drawn (1.11).
+/// Chess's 6.9 does not apply.
+#[test]
+fn a_loss_on_time_stands_when_only_the_winner_cannot_win() {
+    let r = run(&["scan", &fx("flag-fall.pdn"), "--format", "jsonl"]);
+    assert_eq!(r.status, 0, "{}", r.stdout);
+    assert_eq!(r.stdout, "", "no finding: the result stands");
+    assert!(r.stderr.contains("scanned 1 games"), "{}", r.stderr);
+}
+
 #[test]
 fn captures_over_towers_are_replayed() {
     let (status, v) = json(&[&fx("game.pdn")]);

@@ -547,4 +547,26 @@ mod tests {
         assert_eq!(kinds, ["count-warning"]);
         assert_eq!(w.boards[0].look.clock_white, None);
     }
+
+    /// Column draughts: a flag fall loses (1.12) even where the opponent
+    /// cannot win; chess's 6.9 is not applied.
+    #[test]
+    fn a_draughts_flag_fall_loses_by_its_own_rules() {
+        let mut w = Watched::new(PathBuf::from("d.pdn"));
+        let text = "[GameType \"column draughts\"]\n[FEN \"B:c3=w,e5=b,f6=b,g7=b:0:1\"]\n\n1... e5-d4 {[%clk 0:00:00]} *\n";
+        let got: Vec<(&str, Option<&str>, String)> = w
+            .apply(text.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
+            .into_iter()
+            .filter(|e| e.kind == EventKind::FlagFall)
+            .map(|e| (e.kind.name(), e.article, e.message))
+            .collect();
+        assert_eq!(
+            got,
+            [(
+                "flag-fall",
+                Some("1.12"),
+                "Black's clock shows 0:00:00 after 1...e5-d4: the flag fell: Black loses on time (1.12)".to_owned()
+            )]
+        );
+    }
 }

@@ -3,14 +3,15 @@
 //! count ten plies short of a claim (90 plies without a pawn move or
 //! capture in chess, 9.3), and from the `[%clk]` comments: a clock under
 //! `--low-time`, and a flag fall with whether the opponent can still mate
-//! (6.9; the engine's `can_mate` decides it).
+//! (6.9; the engine's `can_mate` decides it; in column draughts a flag fall
+//! loses, 1.12, unless neither side can win, 1.11).
 
 use std::sync::Arc;
 
 use super::look::{command, seconds};
 use super::schema::{Event, EventKind, GameId};
 use crate::claims::Replay;
-use crate::game::{Game, Side, Win};
+use crate::game::{Game, Search, Side, Win};
 use crate::laws::Rulebook;
 
 /// What was said, per board.
@@ -128,32 +129,15 @@ impl Warned {
         e.mv = Some(replay.label(p));
         if left <= 0.0 && self.flag[k].is_none() {
             self.flag[k] = Some(p);
-            let other = mover.other();
-            // Once a side a game at most: the full search, to say it outright.
-            let can = G::can_mate(&replay.position(p), other, crate::game::Search::Full);
+            let said = format!(
+                "{}'s clock shows {clock} after {}: the flag fell",
+                mover.title(),
+                replay.label(p)
+            );
+            let (article, message) = flag_fall::<G>(i.rules, &replay.position(p), mover, &said);
             e.kind = EventKind::FlagFall;
-            e.article = Some("6.9");
-            e.message = match can {
-                Win::No => format!(
-                    "{}'s clock shows {clock} after {}: the flag fell, but {} cannot checkmate by any series of legal moves: the game is drawn (6.9)",
-                    mover.title(),
-                    replay.label(p),
-                    other.title()
-                ),
-                Win::Yes { .. } => format!(
-                    "{}'s clock shows {clock} after {}: the flag fell and {} can still checkmate: {} loses (6.9)",
-                    mover.title(),
-                    replay.label(p),
-                    other.title(),
-                    mover.title()
-                ),
-                Win::Undetermined => format!(
-                    "{}'s clock shows {clock} after {}: the flag fell; whether {} can still checkmate is not decided (6.9)",
-                    mover.title(),
-                    replay.label(p),
-                    other.title()
-                ),
-            };
+            e.article = Some(article);
+            e.message = message;
             out.push(e);
         } else if i.low_time.is_some_and(|t| left < t) && self.low[k].is_none() && left > 0.0 {
             self.low[k] = Some(p);
@@ -166,4 +150,56 @@ impl Warned {
             out.push(e);
         }
     }
+}
+
+/// What a flag fall of `mover` in `pos` means, and the article saying so.
+/// Chess (6.9): a loss, unless the opponent cannot checkmate by any series
+/// of legal moves. Column draughts: a loss by the clock (1.12), unless
+/// neither side can win any more (1.11); there the opponent's lack of a
+/// win alone changes nothing. Once a side a game at most: the full search,
+/// to say it outright.
+fn flag_fall<G: Game>(
+    rules: &Rulebook,
+    pos: &G::Position,
+    mover: Side,
+    said: &str,
+) -> (&'static str, String) {
+    let other = mover.other();
+    let can = G::can_mate(pos, other, Search::Full);
+    let Some(article) = rules.unwinnable_loss_article(true) else {
+        let mover_can = || G::can_mate(pos, mover, Search::Full);
+        return match (can, mover_can()) {
+            (Win::Yes { .. }, _) | (_, Win::Yes { .. }) => (
+                "1.12",
+                format!("{said}: {} loses on time (1.12)", mover.title()),
+            ),
+            (Win::No, Win::No) => (
+                "1.11",
+                format!("{said}, but neither side can win any more: the game is drawn (1.11)"),
+            ),
+            _ => (
+                "1.12",
+                format!(
+                    "{said}: {} loses on time (1.12), unless neither side can win any more (1.11: not decided)",
+                    mover.title()
+                ),
+            ),
+        };
+    };
+    let message = match can {
+        Win::No => format!(
+            "{said}, but {} cannot checkmate by any series of legal moves: the game is drawn ({article})",
+            other.title()
+        ),
+        Win::Yes { .. } => format!(
+            "{said} and {} can still checkmate: {} loses ({article})",
+            other.title(),
+            mover.title()
+        ),
+        Win::Undetermined => format!(
+            "{said}; whether {} can still checkmate is not decided ({article})",
+            other.title()
+        ),
+    };
+    (article, message)
 }

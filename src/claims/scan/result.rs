@@ -6,7 +6,7 @@
 
 use super::{End, Finding, Kind, ScanOptions, info, mismatch};
 use crate::game::{Game, Side, Win};
-use crate::laws::{Edition, Rulebook};
+use crate::laws::Rulebook;
 use crate::record::GameRecord;
 
 /// Normalises a recorded result ("2-0" → "1-0" and so on); `None` for
@@ -180,7 +180,9 @@ fn early_agreement<G: Game>(
 
 /// Article 6.9 (and, from 2023, 5.1.2): a game lost on time (or by
 /// resignation) is drawn when the winner could not have checkmated by any
-/// sequence of legal moves. Read from the `Termination` tag.
+/// sequence of legal moves. Read from the `Termination` tag. Chess only
+/// ([`Rulebook::unwinnable_loss_article`]): in column draughts a loss by
+/// the clock stands (1.12).
 #[allow(clippy::too_many_arguments)]
 fn unwinnable_loss<G: Game>(
     record: &GameRecord<'_>,
@@ -199,11 +201,14 @@ fn unwinnable_loss<G: Game>(
         _ => return,
     };
     let term = record.tag("Termination").unwrap_or("").to_ascii_lowercase();
-    let (kind, how, article) = if term.contains("time") {
-        (Kind::UnwinnableFlagFall, "on time", "6.9")
-    } else if term.contains("resign") && rules.edition.is_some_and(|e| e >= Edition::Fide2023) {
-        (Kind::UnwinnableResignation, "by resignation", "5.1.2")
+    let (kind, how, on_time) = if term.contains("time") {
+        (Kind::UnwinnableFlagFall, "on time", true)
+    } else if term.contains("resign") {
+        (Kind::UnwinnableResignation, "by resignation", false)
     } else {
+        return;
+    };
+    let Some(article) = rules.unwinnable_loss_article(on_time) else {
         return;
     };
     if G::can_mate(final_pos, winner, opts.dead_search) != Win::No {
