@@ -99,12 +99,28 @@ impl Edition {
                 Some((Edition::in_force_on((y, m, d)), None))
             }
             (Some(y), m, _) => {
-                // Partial date: enough when the whole year (or month) lies in one edition.
+                // Partial date: the editions in force on the days it allows.
+                // An edition not yet (or no longer) in force then cannot
+                // apply (each edition says from when it is in force), so the
+                // newest of those, not the newest of all.
+                let m = m.filter(|m| (1..=12).contains(m));
                 let first = Edition::in_force_on((y, m.unwrap_or(1), 1));
                 let last = Edition::in_force_on((y, m.unwrap_or(12), 31));
-                (first == last).then(|| {
-                    (first, Some(format!("the Date tag \"{date}\" is partial; every day it allows falls under {}", first.name())))
-                })
+                let note = if first == last {
+                    format!(
+                        "the Date tag \"{date}\" is partial; every day it allows falls under {}",
+                        first.name()
+                    )
+                } else {
+                    format!(
+                        "the Date tag \"{date}\" is partial; the days it allows fall under {} or {}: the newer, {}, applied (--rules {} for the other)",
+                        first.name(),
+                        last.name(),
+                        last.name(),
+                        first.name()
+                    )
+                };
+                Some((last, Some(note)))
             }
             _ => None,
         };
@@ -480,7 +496,14 @@ mod tests {
         let (e, note) = Edition::for_date(Some("2015.??.??"));
         assert_eq!(e, Edition::Fide2014);
         assert!(note.unwrap().contains("partial"));
+        // A year of two editions: the newer of those two, never a later one.
         let (e, note) = Edition::for_date(Some("2014.??.??"));
+        assert_eq!(e, Edition::Fide2014);
+        assert!(note.unwrap().contains("fide-2009 or fide-2014"));
+        assert_eq!(Edition::for_date(Some("2014.06.??")).0, Edition::Fide2009);
+        assert_eq!(Edition::for_date(Some("2014.07.??")).0, Edition::Fide2014);
+        assert_eq!(Edition::for_date(Some("2015.13.01")).0, Edition::Fide2014);
+        let (e, note) = Edition::for_date(Some("????.??.??"));
         assert_eq!(e, Edition::Fide2023);
         assert!(note.unwrap().contains("does not decide"));
         let (e, note) = Edition::for_date(None);

@@ -348,6 +348,16 @@ fn fivefold_2018_counts_any_five_2014_only_consecutive_alternate_moves() {
     assert_eq!(status, 0);
     assert_eq!(v["game_over"], j!(null));
     assert_eq!(v["grounds"][0]["plies"], j!([0, 6, 12, 18, 24]));
+    // Played some day of 2014: under fide-2009 or fide-2014, never a later
+    // edition, so the scattered five-fold ends nothing.
+    let text = std::fs::read_to_string(fx("fivefold-scattered.pgn"))
+        .unwrap()
+        .replace("2020.02.02", "2014.??.??");
+    let path = common::temp_file("fivefold-2014.pgn", text.as_bytes());
+    let (status, v) = json(&[&path]);
+    assert_eq!(status, 0);
+    assert_eq!(v["rules"], "fide-2014");
+    assert_eq!(v["game_over"], j!(null));
     // Every four plies, five times: the 2014 rule ends the game too.
     let (_, v) = json(&[&fx("fivefold-consecutive.pgn")]);
     assert_eq!(v["rules"], "fide-2014");
