@@ -102,9 +102,10 @@ enum Work {
     },
     /// An input that could not be read, or stopped being readable.
     Failed { file: Arc<str>, message: String },
-    /// A plain file's segment that could not be read: the game numbers
-    /// after it cannot be known, so the rest of the file becomes one error
-    /// where the segment's text begins, and no later game of it is reported.
+    /// A plain file's segment that could not be read, or a stream that
+    /// stopped (its last game cut short): the game numbers after it cannot
+    /// be known, so the rest of the file becomes one error where the text
+    /// not read begins, and no later game of it is reported.
     Unread {
         input: usize,
         file: Arc<str>,
@@ -113,7 +114,8 @@ enum Work {
     /// A path a walk left out, and why.
     Skipped { file: Arc<str>, message: String },
     /// A run of a zstd file's frames whose decoding failed: its work, then
-    /// the error as a stream's ([`Work::Failed`]); the file's later work is
+    /// the error where its text stops, as a stream's ([`Work::Unread`]: the
+    /// game cut short there is not decided); the file's later work is
     /// dropped, as a stream stops at its error.
     Stopped {
         chunk: Box<Work>,

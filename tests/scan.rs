@@ -389,7 +389,8 @@ fn malformed_input_gives_findings_or_errors_never_a_crash() {
             .any(|f| f["file"].as_str().unwrap().ends_with("truncated.pgn")
                 && f["kind"] == "parse-error")
     );
-    // The truncated compressed file is an input error (status 2), said on stderr.
+    // The truncated compressed file is an input error (status 2), said on
+    // stderr: cut inside its one block, no game of it was decoded.
     assert!(
         r.stderr
             .contains("truncated.pgn.zst: error: stopped reading"),

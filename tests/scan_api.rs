@@ -127,15 +127,27 @@ impl Read for Failing {
     }
 }
 
+/// After a read error the last game read may be cut short: it is not
+/// decided but is the error, a parse-error placed where its text begins.
+/// A reader that fails before giving anything is an input error.
 #[test]
-fn a_reader_that_fails_gives_its_games_then_the_error_as_an_item() {
+fn a_reader_that_fails_gives_its_whole_games_then_the_error_where_it_stopped() {
     let text = games(5);
     let items: Vec<_> =
         scan_reader("r.pgn", Failing(io::Cursor::new(text.into())), &settings(2)).collect();
     let (last, before) = items.split_last().expect("items");
-    assert_eq!(before.len(), 5, "{items:?}");
-    let e = last.as_ref().expect_err("the read error last");
-    assert_eq!(e.file, "r.pgn");
+    let kinds: Vec<_> = before.iter().map(|i| i.as_ref().map(|f| f.game)).collect();
+    assert_eq!(kinds, [Ok(1), Ok(2), Ok(3), Ok(4)], "{items:?}");
+    let f = last.as_ref().expect("the error, placed");
+    assert_eq!(
+        (f.file.as_str(), f.game, f.line, f.column),
+        ("r.pgn", 5, 17, 1)
+    );
+    assert_eq!(f.kind.name(), "parse-error");
+    assert!(f.message.contains("bad block"), "{}", f.message);
+    let items: Vec<_> =
+        scan_reader("e.pgn", Failing(io::Cursor::new(Vec::new())), &settings(2)).collect();
+    let e = items[0].as_ref().expect_err("an input error");
     assert!(e.message.contains("bad block"), "{e}");
 }
 

@@ -209,6 +209,22 @@ impl<R: Read> Chunker<R> {
         }
     }
 
+    /// [`Chunker::next_chunk`] for a scan, which decides only whole games:
+    /// after a read error the chunk read last keeps its games before the
+    /// last one, which may be cut short where the text ends (the caller
+    /// reports it, and nothing after it, as not read). `Ok(None)` and the
+    /// error come as from `next_chunk`.
+    pub fn next_whole_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let mut chunk = self.next_chunk()?;
+        if self.failed()
+            && let Some(c) = chunk.as_mut()
+        {
+            let whole = boundary::last_game_start(&c.bytes, 1).unwrap_or(0);
+            c.bytes.truncate(whole);
+        }
+        Ok(chunk)
+    }
+
     /// Skips the game at the start of `buf` up to the next game start,
     /// holding only a window of the stream.
     fn skip_game(&mut self, mut buf: Vec<u8>) -> io::Result<Chunk> {

@@ -179,6 +179,7 @@ impl Frames {
             decoder: None,
             over: false,
             error: None,
+            broken: false,
             data: Vec::new(),
             filled: 0,
             base: 0,
@@ -390,6 +391,9 @@ pub struct RunReader<'a> {
     over: bool,
     /// This run's own decoding error, given after its text.
     error: Option<io::Error>,
+    /// The text ended at a decoding error (this run's or a later one's):
+    /// its last game may be cut short.
+    broken: bool,
     /// Decoded text from `base`: `data[..filled]` (all of `data` is
     /// initialised, so reads need not clear it).
     data: Vec<u8>,

@@ -85,11 +85,14 @@ impl Order {
                 message,
             } => {
                 self.print(*chunk, sink)?;
-                if self.unread == Some(input) {
-                    return Ok(());
-                }
-                self.unread = Some(input);
-                self.print(Work::Failed { file, message }, sink)
+                self.print(
+                    Work::Unread {
+                        input,
+                        file,
+                        message,
+                    },
+                    sink,
+                )
             }
             Work::Unread {
                 input,

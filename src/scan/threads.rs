@@ -187,23 +187,37 @@ impl Producer {
     }
 
     /// A stream cut into chunks here, in order; a read error is the
-    /// input's last work (after the complete games before it).
+    /// input's last work, after the complete games before it: the game it
+    /// cut short is not read, and is the error's place.
     fn stream(&mut self, input: usize, file: Arc<str>, reader: Box<dyn Read + Send>) -> bool {
         let mut chunker = Chunker::new(reader);
+        let mut read_any = false;
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 return false;
             }
-            let more = match chunker.next_chunk() {
-                Ok(Some(chunk)) => self.task(Task::Chunk {
-                    input,
-                    file: Arc::clone(&file),
-                    chunk,
-                }),
+            let more = match chunker.next_whole_chunk() {
+                Ok(Some(chunk)) => {
+                    read_any = true;
+                    self.task(Task::Chunk {
+                        input,
+                        file: Arc::clone(&file),
+                        chunk,
+                    })
+                }
                 Ok(None) => return true,
-                Err(e) => {
+                // Nothing read at all (not a compressed file, say): no place.
+                Err(e) if !read_any => {
                     let message = stream_error(&e);
                     return self.work(Work::Failed { file, message });
+                }
+                Err(e) => {
+                    let message = stream_error(&e);
+                    return self.work(Work::Unread {
+                        input,
+                        file,
+                        message,
+                    });
                 }
             };
             if !more {

@@ -41,7 +41,7 @@ impl RunReader<'_> {
             }
             if self.over {
                 self.find_end();
-                self.end = self.end.or(Some(self.decoded()));
+                self.end = self.end.or_else(|| Some(self.text_end()));
                 continue;
             }
             self.step();
@@ -51,6 +51,18 @@ impl RunReader<'_> {
 
     fn finish(&mut self) -> io::Result<Option<Chunk>> {
         self.error.take().map_or(Ok(None), Err)
+    }
+
+    /// Where the chunk ends when no later run's first start ends it: the
+    /// text's end, or after a decoding error the last game start in it
+    /// (the held text begins at a game start): the game from there may be
+    /// cut short, and a scan decides only whole games.
+    fn text_end(&self) -> u64 {
+        if !self.broken {
+            return self.decoded();
+        }
+        let whole = boundary::last_game_start(&self.data[..self.filled], 1).unwrap_or(0);
+        self.base + whole as u64
     }
 
     fn decoded(&self) -> u64 {
@@ -217,6 +229,7 @@ impl RunReader<'_> {
     /// run failed; a later run's worker gives its own.
     fn fail(&mut self, e: io::Error) {
         self.over = true;
+        self.broken = true;
         self.decoder = None;
         if self.next == self.run + 1 {
             self.frames.failed.fetch_min(self.run, Ordering::Relaxed);
