@@ -171,3 +171,73 @@ fn a_claim_page_draws_a_position_once_however_often_it_stood() {
     );
     assert!(r.stdout.len() < 200_000, "{}", r.stdout.len());
 }
+
+/// Files that begin with a byte order mark, joined (`cat`): the mark before
+/// each game's tags starts a game as a line start does, with or without a
+/// termination marker before it, in the reader and in the chunkers (plain
+/// file, segments of several MiB, standard input; any --jobs). The findings
+/// are those of the same games without the marks.
+#[test]
+fn byte_order_marks_where_files_were_joined_start_games() {
+    let sample = std::fs::read_to_string("fixtures/chess/lichess-sample.pgn").unwrap();
+    let games: Vec<&str> = sample
+        .split("\n\n[Event ")
+        .filter(|g| !g.trim().is_empty())
+        .collect();
+    assert!(games.len() > 50, "{}", games.len());
+    let (mut plain, mut marked) = (String::new(), String::new());
+    for copy in 0..40 {
+        for (i, g) in games.iter().enumerate() {
+            let g = g.strip_prefix("[Event ").unwrap_or(g);
+            let game = format!("[Event {}\n\n", g.trim_end());
+            // Every fifth game loses its termination marker.
+            let game = if (i + copy) % 5 == 0 {
+                game.replace(" 1-0\n", "\n")
+                    .replace(" 0-1\n", "\n")
+                    .replace(" 1/2-1/2\n", "\n")
+            } else {
+                game
+            };
+            plain.push_str(&game);
+            marked.push('\u{feff}');
+            marked.push_str(&game);
+        }
+    }
+    let plain_path = temp_file("joined-plain.pgn", plain.as_bytes());
+    let marked_path = temp_file("joined-bom.pgn", marked.as_bytes());
+    let findings = |out: &str| -> Vec<(u64, u64, String)> {
+        out.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let kind = v["kind"].as_str().unwrap().to_owned();
+                (
+                    v["game"].as_u64().unwrap(),
+                    v["line"].as_u64().unwrap(),
+                    kind,
+                )
+            })
+            .collect()
+    };
+    let want = run(&["scan", &plain_path, "--format", "jsonl"]);
+    let n = games_scanned(&want.stderr);
+    assert_eq!(n, 40 * games.len(), "{}", want.stderr);
+    assert!(!want.stdout.contains("parse-error"), "{}", want.stdout);
+    for jobs in ["1", "3"] {
+        let got = run(&["scan", &marked_path, "--format", "jsonl", "--jobs", jobs]);
+        assert_eq!(games_scanned(&got.stderr), n, "{}", got.stderr);
+        assert_eq!(
+            findings(&got.stdout),
+            findings(&want.stdout),
+            "--jobs {jobs}"
+        );
+        let got = run_with_stdin(
+            &["scan", "-", "--format", "jsonl", "--jobs", jobs],
+            Some(marked.as_bytes()),
+        );
+        assert_eq!(
+            findings(&got.stdout),
+            findings(&want.stdout),
+            "stdin, --jobs {jobs}"
+        );
+    }
+}

@@ -94,11 +94,19 @@ pub fn follows_text_line(bytes: &[u8], i: usize) -> bool {
         && !matches!(bytes[i - 2], b'\n' | b'\r' | b' ' | b'\t' | 0x0b | 0x0c)
 }
 
-/// Where the spaces and tabs just before byte `i` begin.
+/// A UTF-8 byte order mark. Where files that begin with one are joined
+/// (`cat a.pgn b.pgn`), it stands before a game's first tag mid-input.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where the spaces and tabs just before byte `i` begin, and a byte order
+/// mark before them (it starts a line as an indent would).
 pub fn indent_start(bytes: &[u8], i: usize) -> usize {
     let mut s = i;
     while s > 0 && matches!(bytes[s - 1], b' ' | b'\t') {
         s -= 1;
+    }
+    if bytes[..s].ends_with(BOM) {
+        s -= BOM.len();
     }
     s
 }

@@ -203,6 +203,8 @@ impl<'a> Reader<'a> {
             match b[self.pos] {
                 b'%' if boundary::at_line_start(b, self.pos) => self.skip_line(),
                 b';' => self.skip_line(),
+                // Where files were joined: a byte order mark before a game.
+                0xEF if b[self.pos..].starts_with(boundary::BOM) => self.pos += boundary::BOM.len(),
                 _ => return,
             }
         }

@@ -37,6 +37,9 @@ static CLASS: [u8; 256] = {
     }
     t[0] |= NOT_WORD;
     t[b'%' as usize] |= NOT_WORD;
+    // A byte order mark's first byte: looked at in the movetext's rare
+    // branch (a mark before the next game's tags), then read as a word.
+    t[0xEF] |= NOT_WORD;
     let mut c = 0;
     while c < 256 {
         let b = c as u8;

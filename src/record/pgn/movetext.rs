@@ -49,6 +49,15 @@ impl<'a> Reader<'a> {
                     }
                     self.pos = i;
                 }
+                // A byte order mark before the next game's tags (at the
+                // end of a chunk, cut at the `[` after it, or of the input).
+                0xEF if b[at..].starts_with(boundary::BOM)
+                    && (at + boundary::BOM.len() == b.len()
+                        || boundary::is_game_start(b, at + boundary::BOM.len())) =>
+                {
+                    self.pos = at + boundary::BOM.len();
+                    return Ok(());
+                }
                 _ => {
                     self.read_word(game, at)?;
                     if game.result.is_some() {
