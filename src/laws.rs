@@ -364,6 +364,16 @@ impl Rulebook {
         }
     }
 
+    /// What allows an event to forbid draws agreed before a given move
+    /// (`--min-draw-moves`): Article 9.1.1 in chess; in column draughts only
+    /// the event's own regulations (its seed, 1.13.1, sets no minimum).
+    pub fn early_draw_authority(&self) -> &'static str {
+        match self.edition {
+            Some(_) => "9.1.1",
+            None => "the event's regulations; 1.13.1 sets no minimum",
+        }
+    }
+
     /// The article that draws a game lost on time (`on_time`) or, from 2023,
     /// by resignation when the winner could not have won by any sequence of
     /// legal moves: 6.9, and 5.1.2 from 2023. `None` for column draughts:

@@ -112,6 +112,29 @@ fn a_loss_on_time_stands_when_only_the_winner_cannot_win() {
     assert!(r.stderr.contains("scanned 1 games"), "{}", r.stderr);
 }
 
+/// `--min-draw-moves` is the event's rule in column draughts: the seed has
+/// no minimum, and chess's 9.1.1 is not cited.
+#[test]
+fn an_early_draw_cites_the_events_regulations_not_chess() {
+    let path = common::temp_file(
+        "early.pdn",
+        b"[GameType \"column draughts\"]\n[Result \"1-1\"]\n\n1. c3-d4 f6-g5 1-1\n",
+    );
+    let r = run(&["scan", &path, "--format", "jsonl", "--min-draw-moves", "20"]);
+    assert!(
+        r.stdout.contains("\"kind\":\"early-draw-agreement\""),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("(the event's regulations; 1.13.1 sets no minimum)"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("9.1.1"), "{}", r.stdout);
+}
+
 #[test]
 fn captures_over_towers_are_replayed() {
     let (status, v) = json(&[&fx("game.pdn")]);

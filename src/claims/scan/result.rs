@@ -80,7 +80,8 @@ pub(super) fn check_result<G: Game>(
         if n == 0 {
             // Nothing was played: no agreement to date, only a result.
             let message = format!(
-                "the record has a result ({recorded}) but no moves: whether the draw was agreed before move {min} (9.1.1) cannot be told from it"
+                "the record has a result ({recorded}) but no moves: whether the draw was agreed before move {min} ({}) cannot be told from it",
+                rules.early_draw_authority()
             );
             out.push(Finding {
                 recorded: Some(recorded.to_owned()),
@@ -88,7 +89,8 @@ pub(super) fn check_result<G: Game>(
             });
             return;
         }
-        early_agreement::<G>(final_pos, min, n, recorded, end_offset, out);
+        let authority = rules.early_draw_authority();
+        early_agreement::<G>(final_pos, min, n, (recorded, authority), end_offset, out);
     }
 }
 
@@ -145,13 +147,13 @@ fn ended_result(
     }
 }
 
-/// Article 9.1.1: a draw agreed before move `min` with no claimable
-/// ground at the end.
+/// Article 9.1.1 (in column draughts, the event's regulations): a draw
+/// agreed before move `min` with no claimable ground at the end.
 fn early_agreement<G: Game>(
     final_pos: &G::Position,
     min: u32,
     n: usize,
-    recorded: &str,
+    (recorded, authority): (&str, &str),
     end_offset: usize,
     out: &mut Vec<Finding>,
 ) {
@@ -173,7 +175,9 @@ fn early_agreement<G: Game>(
             end_offset,
             None,
             None,
-            format!("drawn after {moves}, before move {min}, with no claimable ground (9.1.1)"),
+            format!(
+                "drawn after {moves}, before move {min}, with no claimable ground ({authority})"
+            ),
         )
     });
 }
