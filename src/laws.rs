@@ -400,22 +400,30 @@ impl Rulebook {
         })
     }
 
-    /// What follows from an incorrect claim.
-    pub fn penalty(&self, time: Option<TimeClass>, written: Option<&str>) -> Penalty {
+    /// What follows from an incorrect claim (`count_only`: of the move
+    /// count alone, not of a repetition).
+    pub fn penalty(
+        &self,
+        time: Option<TimeClass>,
+        written: Option<&str>,
+        count_only: bool,
+    ) -> Penalty {
         let play = match written {
             Some(m) => format!("; the game continues and the written move {m} must be played"),
             None => "; the game continues".to_owned(),
         };
         let Some(edition) = self.edition else {
-            // Column draughts, 1.13.2 note b.
+            // Column draughts: 1.13.2 note b for a repetition claim with a
+            // written move; the count is claimed on the board (1.13.1).
+            let article = if count_only { "1.13.1" } else { "1.13.2" };
             return Penalty {
-                article: "1.13.2",
+                article,
                 minutes_added: None,
                 text: match written {
-                    Some(m) => format!(
+                    Some(m) if !count_only => format!(
                         "1.13.2, note b: the written move {m} counts as made and play goes on"
                     ),
-                    None => "1.13.2: the claim was wrong and play goes on".to_owned(),
+                    _ => format!("{article}: the claim was wrong and play goes on"),
                 },
             };
         };
@@ -541,25 +549,25 @@ mod tests {
 
     #[test]
     fn penalties() {
-        let p = Rulebook::fide(Edition::Fide2009).penalty(None, Some("Nf3"));
+        let p = Rulebook::fide(Edition::Fide2009).penalty(None, Some("Nf3"), false);
         assert_eq!(p.minutes_added, Some(3));
         assert!(p.text.contains("Nf3 must be played"));
-        let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Rapid), None);
+        let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Rapid), None, false);
         assert_eq!(p.minutes_added, Some(1));
-        let p = Rulebook::fide(Edition::Fide2018).penalty(Some(TimeClass::Rapid), None);
+        let p = Rulebook::fide(Edition::Fide2018).penalty(Some(TimeClass::Rapid), None, false);
         assert_eq!(p.minutes_added, Some(2));
-        let p = Rulebook::fide(Edition::Fide2023).penalty(None, None);
+        let p = Rulebook::fide(Edition::Fide2023).penalty(None, None, false);
         assert!(p.text.contains("no TimeControl"));
-        let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Blitz), None);
+        let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Blitz), None, false);
         assert_eq!((p.article, p.minutes_added), ("A.3", Some(1)));
         assert!(
             p.text.contains("B.3") && p.text.contains("B.2"),
             "{}",
             p.text
         );
-        let p = Rulebook::fide(Edition::Fide2018).penalty(Some(TimeClass::Blitz), None);
+        let p = Rulebook::fide(Edition::Fide2018).penalty(Some(TimeClass::Blitz), None, false);
         assert_eq!((p.article, p.minutes_added), ("B.2", Some(1)));
-        let p = Rulebook::fide(Edition::Fide2014).penalty(Some(TimeClass::Blitz), None);
+        let p = Rulebook::fide(Edition::Fide2014).penalty(Some(TimeClass::Blitz), None, false);
         assert_eq!((p.article, p.minutes_added), ("9.5.b", Some(2)));
     }
 

@@ -62,7 +62,7 @@ fn unchanged_material_at_exactly_15_and_at_14_moves() {
     assert_eq!(v["count"]["plies"], 28);
     // The count is claimed on the board, before moving: a written move does
     // not complete it.
-    let (status, _) = json(&[
+    let (status, v) = json(&[
         &fx("material.pdn"),
         "--claim",
         "unchanged-material",
@@ -72,6 +72,23 @@ fn unchanged_material_at_exactly_15_and_at_14_moves() {
         "h8-g7",
     ]);
     assert_eq!(status, 1);
+    // The reason counts the board (29 plies), not the written move, and
+    // says why; note b (repetition claims) is not what follows.
+    let reason = v["reasons"][0].as_str().unwrap();
+    assert!(
+        reason.starts_with("14.5 moves counted (29 plies)"),
+        "{reason}"
+    );
+    assert!(
+        reason.ends_with(
+            "the count is claimed before moving (1.13.1): the written move does not count"
+        ),
+        "{reason}"
+    );
+    assert_eq!(
+        v["penalty"]["text"],
+        "1.13.1: the claim was wrong and play goes on"
+    );
 }
 
 #[test]

@@ -177,6 +177,9 @@ pub enum Reason {
         plies: u32,
         with_written: bool,
         needed: &'static str,
+        /// A move was written, but the count is claimed before moving (this
+        /// article): the written move does not count.
+        board_only: Option<&'static str>,
     },
 }
 
@@ -256,7 +259,7 @@ pub fn decide<G: Game>(
     let written_ending = written.as_ref().and_then(|w| G::ending(&w.next));
     let valid = !grounds.is_empty();
     let penalty = (!valid && game_over.is_none() && !wrong_side)
-        .then(|| rules.penalty(time, written_move.as_deref()));
+        .then(|| rules.penalty(time, written_move.as_deref(), !wants.0));
     Ok(Verdict {
         ply: p,
         claimant,
@@ -433,10 +436,19 @@ fn shortfalls(
         });
     }
     if wants.1 {
+        // A written move completes the count only where the rule has a
+        // written form (chess 9.3.1); in column draughts the count is
+        // claimed before moving (1.13.1): the board's count is the claim's.
+        let written = count
+            .with_written_move
+            .filter(|_| rules.count.written.is_some());
+        let board_only =
+            (count.with_written_move.is_some() && written.is_none()).then_some(rules.count.board);
         reasons.push(Reason::CountShort {
-            plies: count.with_written_move.unwrap_or(count.plies),
-            with_written: count.with_written_move.is_some(),
+            plies: written.unwrap_or(count.plies),
+            with_written: written.is_some(),
             needed: rules.count_words,
+            board_only,
         });
     }
     reasons

@@ -47,17 +47,27 @@ impl fmt::Display for Reason {
                 plies: n,
                 with_written,
                 needed,
-            } => write!(
-                f,
-                "{} counted{} ({}); the rule needs {needed}",
-                moves_of_plies(*n),
-                if *with_written {
-                    " with the written move"
-                } else {
-                    ""
-                },
-                plies(*n)
-            ),
+                board_only,
+            } => {
+                write!(
+                    f,
+                    "{} counted{} ({}); the rule needs {needed}",
+                    moves_of_plies(*n),
+                    if *with_written {
+                        " with the written move"
+                    } else {
+                        ""
+                    },
+                    plies(*n)
+                )?;
+                if let Some(article) = board_only {
+                    write!(
+                        f,
+                        "; the count is claimed before moving ({article}): the written move does not count"
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -91,6 +101,7 @@ mod tests {
             plies: 9,
             with_written: false,
             needed: "50 moves",
+            board_only: None,
         };
         assert_eq!(
             c.to_string(),
