@@ -66,10 +66,12 @@ pub fn start_position(record: &GameRecord<'_>) -> Result<Start, (usize, String)>
         .map_err(|e| (fen_tag.offset, format!("bad FEN \"{text}\": {e}")))?;
     let number = fen.as_setup().fullmoves.get();
     if number > MAX_FEN_MOVE_NUMBER {
+        // As written: shakmaty saturates a larger number at 2^32 - 1.
+        let written = text.split_ascii_whitespace().nth(5).unwrap_or_default();
         return Err((
             fen_tag.offset,
             format!(
-                "FEN \"{text}\": move number {number} is over {MAX_FEN_MOVE_NUMBER}, the largest a record may start from (move numbers are counted in 32 bits, and no game comes near it)"
+                "FEN \"{text}\": move number {written} is over {MAX_FEN_MOVE_NUMBER}, the largest a record may start from (move numbers are counted in 32 bits, and no game comes near it)"
             ),
         ));
     }
@@ -137,6 +139,9 @@ mod tests {
             "{}",
             e.1
         );
+        // The number as written, not as saturated.
+        let e = start_of("[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 4294967296\"]\n\n*\n").unwrap_err();
+        assert!(e.1.contains("move number 4294967296 is over"), "{}", e.1);
         let s = start_of("[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1000000000\"]\n\n*\n").unwrap();
         assert_eq!(s.position.fullmoves().get(), 1_000_000_000);
     }
