@@ -293,9 +293,24 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// A word of the input as an error quotes it: whole up to
+/// [`QUOTED`] bytes, else its start and its length (a megabyte-long token
+/// is not echoed whole in every message).
 fn lossy(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+    if bytes.len() <= QUOTED {
+        return String::from_utf8_lossy(bytes);
+    }
+    let head = String::from_utf8_lossy(&bytes[..QUOTED]);
+    Cow::Owned(format!("{head}... ({} bytes)", bytes.len()))
 }
+
+/// The most bytes of a word an error quotes.
+const QUOTED: usize = 60;
+
+/// The longest word read as a move: SAN is at most 7 bytes ("exd8=Q+" and
+/// annotations aside), a draughts capture a path of a few squares; longer
+/// is no move, and is refused here, quoted short.
+pub(crate) const MAX_MOVE_WORD: usize = 256;
 
 #[cfg(test)]
 #[path = "pgn_tests.rs"]

@@ -369,3 +369,25 @@ fn plain_tags_read_as_read_tag_reads_them() {
         }
     }
 }
+
+#[test]
+fn a_word_too_long_for_a_move_is_refused_and_quoted_short() {
+    let long = "N".repeat(1 << 20);
+    let src = format!("1. e4 {long} e5 *\n\n[Event \"b\"]\n\n1. d4 *\n");
+    let games = read_all(&src);
+    let e = games[0].as_ref().unwrap_err();
+    assert_eq!(e.offset, 6);
+    assert!(e.message.len() < 120, "{}", e.message.len());
+    assert!(
+        e.message
+            .ends_with("... (1048576 bytes)' is not a move (too long)"),
+        "{}",
+        e.message
+    );
+    assert!(games[1].is_ok(), "the next game is read");
+    // The longest word still read as a move token.
+    let word = "a".repeat(super::MAX_MOVE_WORD);
+    let src = format!("1. {word} *");
+    let g = read_all(&src).remove(0).unwrap();
+    assert_eq!(moves(&g), [word.as_str()]);
+}

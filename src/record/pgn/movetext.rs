@@ -140,6 +140,9 @@ impl<'a> Reader<'a> {
                 return Ok(());
             }
         }
+        if text_end - at > super::MAX_MOVE_WORD {
+            return self.long_word(at, text_end);
+        }
         let Some(text) = self.text(at, text_end) else {
             return self.err(
                 at,
@@ -149,6 +152,13 @@ impl<'a> Reader<'a> {
         game.moves.push(MoveToken { text, offset: at });
         self.pos = end;
         Ok(())
+    }
+
+    /// A word too long to be a move.
+    #[cold]
+    fn long_word(&self, at: usize, end: usize) -> Parse<()> {
+        let word = &self.bytes[at..end];
+        self.err(at, format!("'{}' is not a move (too long)", lossy(word)))
     }
 
     /// Skips a comment. A comment does not run into the next game: a blank
