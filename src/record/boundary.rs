@@ -149,6 +149,9 @@ pub fn game_start_within(bytes: &[u8], from: usize, to: usize) -> Option<usize> 
     while at < to {
         let e = at + memchr::memchr2(b'\n', b'\r', &bytes[at..to])?;
         let mut next = e + 1;
+        if bytes[next..to].starts_with(BOM) {
+            next += BOM.len();
+        }
         while next < to && matches!(bytes[next], b' ' | b'\t') {
             next += 1;
         }
