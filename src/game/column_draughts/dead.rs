@@ -285,7 +285,7 @@ mod tests {
     fn keys_are_exact() {
         let texts = [
             "W:a1=w,c3=wb,d6=B,f8=bbw:0:12",
-            "B:h8=WWbbb,a1=bbbbbbbwwwww",
+            "B:h8=WWbbb,a1=Bbbbbbbwwwww",
             "W:a1=w,c1=w,e1=w,g1=w,b2=w,d2=w,f2=w,h2=w,a3=w,c3=w,e3=w,g3=w,b6=b,d6=b,f6=b,h6=b,a7=b,c7=b,e7=b,g7=b,b8=b,d8=b,f8=b,h8=b",
         ];
         for t in texts {

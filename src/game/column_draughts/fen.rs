@@ -16,7 +16,7 @@
 //!
 //! (Example: `src/tests/module_examples.rs`, `column_draughts_fen_round_trip`.)
 
-use super::{Piece, Position, Rules, Tower, parse_square, square_name};
+use super::{Piece, Position, Rules, Tower, far_rank, parse_square, rank_of, square_name};
 use crate::game::Side;
 
 pub fn piece_char(p: Piece) -> char {
@@ -107,6 +107,17 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, String> {
                     "the tower on {sq} ({st}) alternates colours more than once, which no game can produce"
                 )));
             }
+            // A man that reaches the far rank is crowned there at once
+            // (even mid-capture): none stands on it on top of a tower.
+            if let Some(top) = t.top()
+                && !top.king
+                && rank_of(s) == far_rank(top.side)
+            {
+                return Err(bad(&format!(
+                    "the man on top of {sq} stands on its last rank, where it would have been crowned (write {})",
+                    if top.side == Side::White { 'W' } else { 'B' }
+                )));
+            }
             pos.towers[s as usize] = t;
         }
     }
@@ -158,9 +169,14 @@ mod tests {
             "W:a1=w,a1=b",
             "W",
             "W:a1=w:x",
+            // An uncrowned man on top of a tower on its last rank.
+            "W:b8=w",
+            "B:a1=bw,h8=B",
         ] {
             assert!(parse(bad, Rules::Standard).is_err(), "{bad}");
         }
+        // Crowned, or a man below the top: a position a game can reach.
+        assert!(parse("W:b8=W,a1=Bw,c1=wb", Rules::Standard).is_ok());
         // Order does not matter on input; output is in square order.
         assert_eq!(
             write(&parse("B:h8=b,a1=W:3:9", Rules::Standard).unwrap()),
