@@ -219,8 +219,7 @@ impl<R: Read> Chunker<R> {
         if self.failed()
             && let Some(c) = chunk.as_mut()
         {
-            let whole = boundary::last_game_start(&c.bytes, 1).unwrap_or(0);
-            c.bytes.truncate(whole);
+            c.bytes.truncate(boundary::whole_games_end(&c.bytes));
         }
         Ok(chunk)
     }

@@ -231,7 +231,7 @@ pub fn select_from<R: Read>(
         let bytes = &chunk.bytes;
         // After a read error the last game of what was read may be cut.
         let whole = if chunker.failed() {
-            boundary::last_game_start(bytes, 1).unwrap_or(0)
+            boundary::whole_games_end(bytes)
         } else {
             bytes.len()
         };

@@ -141,6 +141,13 @@ pub fn last_game_start(bytes: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+/// Where the games of `bytes` that certainly ended end, when the text was
+/// cut (a read error): before its last game start, since the last game may
+/// be cut short (0: there is only one).
+pub fn whole_games_end(bytes: &[u8]) -> usize {
+    last_game_start(bytes, 1).unwrap_or(0)
+}
+
 /// Whether a line-ending byte in `bytes[from..to]` begins a game start: a
 /// quick test for text that must not run into the next game (a comment).
 pub fn game_start_within(bytes: &[u8], from: usize, to: usize) -> Option<usize> {

@@ -61,8 +61,7 @@ impl RunReader<'_> {
         if !self.broken {
             return self.decoded();
         }
-        let whole = boundary::last_game_start(&self.data[..self.filled], 1).unwrap_or(0);
-        self.base + whole as u64
+        self.base + boundary::whole_games_end(&self.data[..self.filled]) as u64
     }
 
     fn decoded(&self) -> u64 {

@@ -135,7 +135,7 @@ fn read_all(frames: &Frames) -> Read {
 /// last game (which may be cut short) is not read.
 fn whole_games((mut text, error): (Vec<u8>, Option<String>)) -> (Vec<u8>, Option<String>) {
     if error.is_some() {
-        text.truncate(boundary::last_game_start(&text, 1).unwrap_or(0));
+        text.truncate(boundary::whole_games_end(&text));
     }
     (text, error)
 }
