@@ -167,13 +167,18 @@ fn flag_fall<G: Game>(
     let other = mover.other();
     let can = G::can_mate(pos, other, Search::Full);
     let Some(article) = rules.unwinnable_loss_article(true) else {
-        let mover_can = || G::can_mate(pos, mover, Search::Full);
-        return match (can, mover_can()) {
-            (Win::Yes { .. }, _) | (_, Win::Yes { .. }) => (
+        // The mover's own chances are searched only when the opponent's
+        // win was not found: either side's keeps the loss.
+        let mover_can = match can {
+            Win::Yes { .. } => None,
+            _ => Some(G::can_mate(pos, mover, Search::Full)),
+        };
+        return match (can, mover_can) {
+            (Win::Yes { .. }, _) | (_, Some(Win::Yes { .. })) => (
                 "1.12",
                 format!("{said}: {} loses on time (1.12)", mover.title()),
             ),
-            (Win::No, Win::No) => (
+            (Win::No, Some(Win::No)) => (
                 "1.11",
                 format!("{said}, but neither side can win any more: the game is drawn (1.11)"),
             ),
