@@ -77,11 +77,11 @@ pub(super) fn check_result<G: Game>(
         && recorded_norm == "1/2-1/2"
         && !claimable_at_end
     {
+        let authority = rules.early_draw_authority();
         if n == 0 {
             // Nothing was played: no agreement to date, only a result.
             let message = format!(
-                "the record has a result ({recorded}) but no moves: whether the draw was agreed before move {min} ({}) cannot be told from it",
-                rules.early_draw_authority()
+                "the record has a result ({recorded}) but no moves: whether the draw was agreed before move {min} ({authority}) cannot be told from it"
             );
             out.push(Finding {
                 recorded: Some(recorded.to_owned()),
@@ -89,8 +89,7 @@ pub(super) fn check_result<G: Game>(
             });
             return;
         }
-        let authority = rules.early_draw_authority();
-        early_agreement::<G>(final_pos, min, n, (recorded, authority), end_offset, out);
+        early_agreement::<G>(final_pos, min, n, recorded, authority, end_offset, out);
     }
 }
 
@@ -153,7 +152,8 @@ fn early_agreement<G: Game>(
     final_pos: &G::Position,
     min: u32,
     n: usize,
-    (recorded, authority): (&str, &str),
+    recorded: &str,
+    authority: &str,
     end_offset: usize,
     out: &mut Vec<Finding>,
 ) {
