@@ -206,17 +206,18 @@ impl Producer {
                     })
                 }
                 Ok(None) => return true,
-                // Nothing read at all (not a compressed file, say): no place.
-                Err(e) if !read_any => {
-                    let message = stream_error(&e);
-                    return self.work(Work::Failed { file, message });
-                }
                 Err(e) => {
                     let message = stream_error(&e);
-                    return self.work(Work::Unread {
-                        input,
-                        file,
-                        message,
+                    // Nothing read at all (not a compressed file, say): no
+                    // game to place the error at.
+                    return self.work(if read_any {
+                        Work::Unread {
+                            input,
+                            file,
+                            message,
+                        }
+                    } else {
+                        Work::Failed { file, message }
                     });
                 }
             };
