@@ -391,3 +391,37 @@ fn a_word_too_long_for_a_move_is_refused_and_quoted_short() {
     let g = read_all(&src).remove(0).unwrap();
     assert_eq!(moves(&g), [word.as_str()]);
 }
+
+/// The termination marker ends the movetext: moves after it are an error
+/// of its game, at their place (not a second game nobody recorded); the
+/// next game's tags, comments, or a game after a blank line may follow.
+#[test]
+fn moves_after_the_result_are_an_error_of_its_game() {
+    for src in [
+        "[A \"1\"]\n\n1. e4 e5 1-0 2. Nf3 *\n\n[A \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n1. e4 e5 1-0 {fine} ; fine\n2. Nf3 *\n\n[A \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n1. e4 e5 1-0\r\n%escape\r\n2. Nf3 *\r\n\r\n[A \"2\"]\r\n\r\n1. d4 *\r\n",
+    ] {
+        let games = read_all(src);
+        assert_eq!(games.len(), 2, "{src:?}: {games:?}");
+        let e = games[0].as_ref().unwrap_err();
+        assert_eq!(e.offset, src.find("2.").unwrap(), "{src:?}");
+        assert!(
+            e.message.starts_with("'2.' after the result 1-0"),
+            "{}",
+            e.message
+        );
+        assert_eq!(games[1].as_ref().unwrap().tag("A"), Some("2"));
+    }
+    for src in [
+        "[A \"1\"]\n\n1. e4 e5 1-0 {c}\n\n[A \"2\"]\n1. d4 *\n",
+        "[A \"1\"]\n\n1. e4 e5 1-0\n[A \"2\"]\n1. d4 *\n",
+        "[A \"1\"]\n\n1. e4 e5 1-0 \n \t\n1. d4 *\n",
+        "[A \"1\"]\n\n1. e4 e5 1-0\n\u{feff}[A \"2\"]\n\n1. d4 *",
+        "1. e4 e5 1-0 {c\n\n} ; c\n",
+    ] {
+        let games = read_all(src);
+        assert!(games.iter().all(Result::is_ok), "{src:?}: {games:?}");
+        assert_eq!(games.len(), 1 + usize::from(src.contains("d4")), "{src:?}");
+    }
+}

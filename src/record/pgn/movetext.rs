@@ -2,7 +2,7 @@
 //! variations and the termination marker. A move token is handed on as
 //! text; anything that is no element is an error.
 
-use super::lex::{is_word_byte, skip_spaces, token_end};
+use super::lex::{is_word_byte, skip_line_spaces, skip_spaces, token_end};
 use super::{GameRecord, MoveToken, Parse, Reader, ResultToken, lossy};
 use crate::record::boundary;
 
@@ -22,7 +22,7 @@ impl<'a> Reader<'a> {
                 self.read_word(game, at)?;
                 game.end = self.pos;
                 if game.result.is_some() {
-                    return Ok(());
+                    return self.nothing_after_result(game);
                 }
                 continue;
             }
@@ -62,12 +62,65 @@ impl<'a> Reader<'a> {
                     self.read_word(game, at)?;
                     if game.result.is_some() {
                         game.end = self.pos;
-                        return Ok(());
+                        return self.nothing_after_result(game);
                     }
                 }
             }
             game.end = self.pos;
         }
+    }
+
+    /// The termination marker ends the movetext: up to the next blank line
+    /// or tag line, only comments may follow it. Moves after it
+    /// (`1. e4 e5 1-0 2. Nf3`) are an error of this game, at their place:
+    /// read as a new game they would be a game nobody recorded (it starts
+    /// at no tag line), and python-chess reads them as this game's moves.
+    /// A game without tags after a blank line is still a game.
+    /// Looks ahead only: the reader goes on after the marker.
+    fn nothing_after_result(&self, game: &GameRecord<'a>) -> Parse<()> {
+        let b = self.bytes;
+        let mut i = self.pos;
+        loop {
+            i = skip_line_spaces(b, i);
+            let Some(&c) = b.get(i) else { return Ok(()) };
+            match c {
+                b'\n' | b'\r' => {
+                    i += if b[i..].starts_with(b"\r\n") { 2 } else { 1 };
+                    let next = skip_line_spaces(b, i);
+                    if b.get(next).is_none_or(|&c| boundary::is_eol(c)) {
+                        return Ok(());
+                    }
+                }
+                b'{' => match memchr::memchr(b'}', &b[i..]) {
+                    Some(close) => i += close + 1,
+                    // Unterminated: the next read reports it.
+                    None => return Ok(()),
+                },
+                b';' => i += memchr::memchr2(b'\n', b'\r', &b[i..]).unwrap_or(b.len() - i),
+                b'%' if boundary::at_line_start(b, i) => {
+                    i += memchr::memchr2(b'\n', b'\r', &b[i..]).unwrap_or(b.len() - i);
+                }
+                // The next game's tags (a blank line before them or not),
+                // or a byte order mark before them.
+                b'[' if boundary::starts_tag(&b[i..]) => return Ok(()),
+                0xEF if b[i..].starts_with(boundary::BOM) => return Ok(()),
+                _ => return self.moves_after_result(game, i),
+            }
+        }
+    }
+
+    #[cold]
+    fn moves_after_result(&self, game: &GameRecord<'a>, at: usize) -> Parse<()> {
+        let b = self.bytes;
+        let result = game.result.as_ref().map_or("", |r| r.text);
+        let end = token_end(b, at + 1).max(at + 1).min(b.len());
+        self.err(
+            at,
+            format!(
+                "'{}' after the result {result}: the termination marker ends the movetext (a new game starts with its tags, or after a blank line)",
+                lossy(&b[at..end])
+            ),
+        )
     }
 
     /// Reads one word of movetext: a move number, a move or a result (the
