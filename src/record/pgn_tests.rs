@@ -424,4 +424,15 @@ fn moves_after_the_result_are_an_error_of_its_game() {
         assert!(games.iter().all(Result::is_ok), "{src:?}: {games:?}");
         assert_eq!(games.len(), 1 + usize::from(src.contains("d4")), "{src:?}");
     }
+    // A comment left open after the marker is looked at no further than
+    // the next game (as when the games are read in pieces): its own error.
+    let games = read_all("1. e4 e5 1-0 {c\n\n[A \"2\"]\n\n1. d4 }\n");
+    assert!(games[0].is_ok(), "{games:?}");
+    assert!(
+        games[1]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .starts_with("unterminated comment")
+    );
 }

@@ -91,10 +91,13 @@ impl<'a> Reader<'a> {
                         return Ok(());
                     }
                 }
-                b'{' => match memchr::memchr(b'}', &b[i..]) {
-                    Some(close) => i += close + 1,
-                    // Unterminated: the next read reports it.
-                    None => return Ok(()),
+                b'{' => match memchr::memchr(b'}', &b[i..]).map(|c| i + c) {
+                    Some(close) if boundary::game_start_within(b, i, close).is_none() => {
+                        i = close + 1;
+                    }
+                    // Unterminated (before the next game): the next read
+                    // reports it.
+                    _ => return Ok(()),
                 },
                 b';' => i += memchr::memchr2(b'\n', b'\r', &b[i..]).unwrap_or(b.len() - i),
                 b'%' if boundary::at_line_start(b, i) => {
