@@ -160,6 +160,53 @@ fn written_move_that_is_illegal_is_an_error() {
     assert!(r.stderr.contains("is not a move"), "{}", r.stderr);
 }
 
+/// A written move that is no legal move does not matter when the position
+/// on the board already meets the rule (9.2.2, 9.3.2): that move is never
+/// played, and the claim is correct. The JSON says why the move was left.
+#[test]
+fn an_illegal_written_move_leaves_a_claim_the_board_already_meets() {
+    let game = b"[Date \"2024.01.01\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
+    let r = run_with_stdin(&["-", "--move", "Nf5", "--format", "json"], Some(game));
+    assert_eq!(r.status, 0, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["valid"], true);
+    assert_eq!(
+        v["grounds"],
+        j!([{"rule": "threefold-repetition", "article": "9.2.2", "plies": [0, 4, 8], "form": "on-the-board"}])
+    );
+    assert!(
+        v["written_move_illegal"]
+            .as_str()
+            .unwrap()
+            .contains("no White knight can move to f5"),
+        "{v}"
+    );
+    assert_eq!(v["repetitions_with_written_move"], j!([]));
+    let r = run_with_stdin(&["-", "--move", "Nf5"], Some(game));
+    assert!(
+        r.stdout.contains("the written move is no legal move"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("judged on the board alone"),
+        "{}",
+        r.stdout
+    );
+    // The fifty-move count reached on the board: the same.
+    let (status, v) = json(&[&fx("fifty-fen-clock.pgn"), "--move", "Qd1"]);
+    assert_eq!(status, 0, "{v}");
+    assert_eq!(v["grounds"][0]["article"], "9.3.b"); // a 2016 game: fide-2014
+    assert!(v["written_move_illegal"].is_string(), "{v}");
+    // A legal written move: no such field.
+    let (_, v) = json(&[&fx("fifty-fen-clock.pgn"), "--move", "Re2"]);
+    assert!(v["written_move_illegal"].is_null(), "{v}");
+    // Not a move at all is still an error, as is an illegal move when the
+    // claim needs it (written_move_that_is_illegal_is_an_error).
+    let r = run_with_stdin(&["-", "--move", "Xq9"], Some(game));
+    assert_eq!(r.status, 2);
+}
+
 #[test]
 fn claim_by_the_side_not_having_the_move() {
     let (status, v) = json(&[&fx("castling-lost.pgn"), "--claimant", "black"]);

@@ -187,3 +187,29 @@ def test_check_position_bad_fen(cli):
         verify_claim.check_position("not a fen")
     assert (e.value.file, e.value.line, e.value.column, e.value.message) == expect_error(err)
     assert e.value.file == "<fen>" and "--" not in str(e.value)
+
+
+def _stub_fields():
+    """The fields of each TypedDict in the installed package's stub, by class
+    name (bases' fields included), read with `ast` (a stub is not imported)."""
+    import ast
+
+    tree = ast.parse((Path(verify_claim.__file__).parent / "__init__.pyi").read_text())
+    fields = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            own = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign)]
+            inherited = [f for b in node.bases if isinstance(b, ast.Name) for f in fields.get(b.id, [])]
+            fields[node.name] = inherited + own
+    return fields
+
+
+def test_the_stub_names_every_field_of_the_results():
+    fields = _stub_fields()
+    claim = verify_claim.decide(FIXTURES / "chess/threefold-written.pgn", move="Ng8")
+    assert fields["ClaimResult"] == list(claim)
+    assert fields["Count"] == list(claim["count"])
+    assert fields["DeadCheck"] == list(claim["dead_check"])
+    assert fields["Ground"] == list(claim["grounds"][0])
+    finding = next(f for f in verify_claim.scan(FIXTURES) if "expected" in f)
+    assert fields["Finding"] == list(finding)

@@ -70,6 +70,7 @@ class ClaimResult(TypedDict):
     ply: int
     claimant: SideName
     written_move: Optional[str]
+    written_move_illegal: Optional[str]
     valid: bool
     grounds: List[Ground]
     game_over: Optional[GameOver]

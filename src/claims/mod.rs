@@ -12,7 +12,7 @@ pub mod words;
 
 use serde::Serialize;
 
-use crate::game::{DeadCheck, Difference, Ending, Game, Search, Side};
+use crate::game::{DeadCheck, Difference, Ending, Game, MoveError, Search, Side};
 use crate::laws::{Penalty, Rulebook, TimeClass};
 use over::game_over_at;
 pub use over::{GameOver, GameOverReason, first_dead_ply, first_game_over};
@@ -118,6 +118,9 @@ pub struct Verdict {
     pub claimed_by: Option<Side>,
     /// The written move in the game's notation.
     pub written_move: Option<String>,
+    /// Why the written move is no legal move, when the claim was judged
+    /// without it (the game was over, or the board alone meets the rule).
+    pub written_illegal: Option<String>,
     /// Whether the claim is correct.
     pub valid: bool,
     /// Every rule under which the claim is valid (empty when it is not).
@@ -211,8 +214,32 @@ pub fn decide<G: Game>(
     // written move (the other side's) is not read at all.
     let wrong_side = req.claimant.is_some_and(|by| by != claimant);
     let mut notes = Vec::new();
+    let wants = (
+        req.kind != ClaimKind::Count,
+        req.kind != ClaimKind::Repetition,
+    );
+    let repetitions = replay.occurrences(pos, replay.hashes[p], p);
+    let mut written_illegal = None;
     let written = match req.written.filter(|_| !wrong_side) {
-        Some(text) => read_written(replay, p, pos, text, game_over.is_some(), &mut notes)?,
+        Some(text) => {
+            let board = count_evidence::<G>(rules, p, pos, None);
+            let unneeded = if game_over.is_some() {
+                Unneeded::GameOver
+            } else if !grounds_of(rules, wants, p, &repetitions, &[], &board).is_empty() {
+                Unneeded::BoardMeetsRule
+            } else {
+                Unneeded::No
+            };
+            read_written(
+                replay,
+                p,
+                pos,
+                text,
+                unneeded,
+                &mut notes,
+                &mut written_illegal,
+            )?
+        }
         None => None,
     };
     let written_move = match (&written, req.written) {
@@ -220,7 +247,6 @@ pub fn decide<G: Game>(
         (None, Some(t)) => Some(t.to_owned()),
         (None, None) => None,
     };
-    let repetitions = replay.occurrences(pos, replay.hashes[p], p);
     let repetitions_written = match &written {
         Some(w) => {
             let mut v = replay.occurrences(&w.next, w.hash, p);
@@ -230,10 +256,6 @@ pub fn decide<G: Game>(
         None => Vec::new(),
     };
     let count = count_evidence::<G>(rules, p, pos, written.as_ref());
-    let wants = (
-        req.kind != ClaimKind::Count,
-        req.kind != ClaimKind::Repetition,
-    );
     let mut grounds = grounds_of(rules, wants, p, &repetitions, &repetitions_written, &count);
     let mut reasons = Vec::new();
     if let Some(over) = &game_over {
@@ -265,6 +287,7 @@ pub fn decide<G: Game>(
         claimant,
         claimed_by: req.claimant,
         written_move,
+        written_illegal,
         valid,
         grounds,
         game_over,
@@ -313,14 +336,28 @@ fn ended_before<G: Game>(
 /// The written move read (as written, or as a plain slip with a note) and
 /// played on a copy. After the game ended no move is legal: the claim then
 /// fails on that ground, not on the written move (`Ok(None)`).
+/// Whether the claim can be judged without the written move, should it be
+/// no legal move.
+#[derive(Clone, Copy, PartialEq)]
+enum Unneeded {
+    No,
+    /// The game was over before the claim: no move is played any more.
+    GameOver,
+    /// The position on the board already meets the rule claimed ("has
+    /// just appeared", or the count reached): the claim is correct
+    /// whatever move was written, for that move is never played.
+    BoardMeetsRule,
+}
+
 fn read_written<G: Game>(
     replay: &Replay<G>,
     p: usize,
     pos: &G::Position,
     text: &str,
-    ended: bool,
+    unneeded: Unneeded,
     notes: &mut Vec<String>,
-) -> Result<Option<Written<G>>, crate::game::MoveError> {
+    illegal: &mut Option<String>,
+) -> Result<Option<Written<G>>, MoveError> {
     let parsed = G::parse_written(pos, text).or_else(|e| match G::written_slip(pos, text) {
         Some((m, note)) => {
             notes.push(note);
@@ -334,7 +371,19 @@ fn read_written<G: Game>(
             let hash = G::play(&mut next, &mv, replay.hashes[p]);
             Ok(Some(Written { mv, next, hash }))
         }
-        Err(_) if ended => Ok(None),
+        Err(e) if unneeded == Unneeded::GameOver => {
+            *illegal = Some(e.to_string());
+            Ok(None)
+        }
+        Err(e @ (MoveError::Illegal(_) | MoveError::Ambiguous(_)))
+            if unneeded == Unneeded::BoardMeetsRule =>
+        {
+            notes.push(format!(
+                "the written move {text} is no legal move here ({e}); it is never played: the position on the board already meets the rule, so the claim is judged on the board alone"
+            ));
+            *illegal = Some(e.to_string());
+            Ok(None)
+        }
         Err(e) => Err(e),
     }
 }

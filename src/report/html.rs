@@ -432,6 +432,9 @@ fn count_strip(r: &ClaimReport, s: &mut String) {
         c.needed,
         match c.with_written_move {
             Some(n) => format!(" With the written move: {n}."),
+            None if r.verdict.written_illegal.is_some() => {
+                " The written move is no legal move.".to_owned()
+            }
             None if r.verdict.written_move.is_some() => {
                 " The written move restarts the count.".to_owned()
             }

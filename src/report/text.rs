@@ -200,6 +200,7 @@ fn evidence(r: &ClaimReport, s: &mut String) {
     let c = &v.count;
     let written = match c.with_written_move {
         Some(n) => format!("; {n} with the written move"),
+        None if v.written_illegal.is_some() => "; the written move is no legal move".to_owned(),
         None if v.written_move.is_some() => "; the written move restarts the count".to_owned(),
         None => String::new(),
     };
