@@ -109,6 +109,7 @@ fn a_player_who_cannot_move_has_lost() {
     let path = std::env::temp_dir().join(format!("vc-draughts-{}.pdn", std::process::id()));
     std::fs::write(&path, text).unwrap();
     let r = run(&["scan", path.to_str().unwrap(), "--format", "jsonl"]);
+    let _ = std::fs::remove_file(&path);
     assert_eq!(r.status, 1);
     assert!(
         r.stdout.contains("\"kind\":\"result-mismatch\""),
@@ -175,13 +176,13 @@ fn error_of(pdn_moves: &str, fen: Option<&str>) -> String {
     text.push('\n');
     text.push_str(pdn_moves);
     text.push('\n');
-    let path = std::env::temp_dir().join(format!(
-        "vc-bad-{}-{}.pdn",
-        std::process::id(),
-        pdn_moves.len()
-    ));
+    // One file a call: tests run on several threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("vc-bad-{}-{n}.pdn", std::process::id()));
     std::fs::write(&path, text).unwrap();
     let r = run(&[path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
     assert_eq!(r.status, 2, "{}", r.stdout);
     r.stderr[path.to_str().unwrap().len()..].to_owned()
 }
