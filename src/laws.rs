@@ -99,6 +99,8 @@ pub struct Rulebook {
     pub count_plies: u32,
     /// How the count is said to a person ("50 moves by each player").
     pub count_words: &'static str,
+    /// What the count is of plies without ("a pawn move or a capture").
+    pub count_without: &'static str,
     pub automatic: Option<AutomaticDraws>,
     /// Who may claim: "the player having the move".
     pub claimant_article: &'static str,
@@ -110,6 +112,25 @@ pub struct Rulebook {
 }
 
 impl Rulebook {
+    /// A count of `plies` toward the move rules, as the live board says it:
+    /// `8 plies without a pawn move or a capture: a claim at 100 (9.3.2),
+    /// the game drawn at 150 (9.6.2)`.
+    pub fn count_toward(&self, plies: u32) -> String {
+        let automatic = self.automatic.as_ref().map_or(String::new(), |a| {
+            format!(
+                ", the game drawn at {} ({})",
+                a.count_plies, a.count_article
+            )
+        });
+        format!(
+            "{} without {}: a claim at {} ({}){automatic}",
+            crate::claims::words::plies(plies),
+            self.count_without,
+            self.count_plies,
+            self.count.board
+        )
+    }
+
     /// The rulebook a game of `game` is decided under: chess under
     /// `edition`, or without one the edition in force on `date` (with a
     /// note saying how it was chosen); column draughts under its one
@@ -175,6 +196,7 @@ impl Rulebook {
             },
             count_plies: 100,
             count_words: "50 moves by each player without a pawn move or a capture",
+            count_without: "a pawn move or a capture",
             automatic,
             claimant_article: match edition {
                 Edition::Fide2018 => "9.2.1",
@@ -211,6 +233,7 @@ impl Rulebook {
             },
             count_plies: 30,
             count_words: "15 moves by each player without a change of material (a capture or a promotion)",
+            count_without: "a change of material",
             automatic: None,
             claimant_article: "1.13.2",
             identity_article: "1.13.1",
@@ -370,6 +393,24 @@ impl Rulebook {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The live board's count line: the rulebook's counts and articles,
+    /// with no automatic draw where the edition has none.
+    #[test]
+    fn count_toward_the_move_rules() {
+        assert_eq!(
+            Rulebook::fide(Edition::Fide2023).count_toward(1),
+            "1 ply without a pawn move or a capture: a claim at 100 (9.3.2), the game drawn at 150 (9.6.2)"
+        );
+        assert_eq!(
+            Rulebook::fide(Edition::Fide2009).count_toward(99),
+            "99 plies without a pawn move or a capture: a claim at 100 (9.3.2)"
+        );
+        assert_eq!(
+            Rulebook::column_draughts().count_toward(12),
+            "12 plies without a change of material: a claim at 30 (1.13.1)"
+        );
+    }
 
     #[test]
     fn time_classes() {

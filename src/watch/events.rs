@@ -281,7 +281,7 @@ impl Board {
             };
             self.warned.plies::<G>(&replay, &input, p, out);
         }
-        let look = super::look::of::<G>(&replay, cx.bytes, record.end);
+        let look = super::look::of::<G>(&replay, rules, cx.bytes, record.end);
         if look != self.look || self.version == 0 {
             self.look = look;
             self.version += 1;

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::claims::Replay;
 use crate::game::{Game, Side};
+use crate::laws::Rulebook;
 use crate::report::svg;
 
 /// The last moves shown.
@@ -21,9 +22,13 @@ pub struct Look {
     /// "e4", "24...Kg8": the last moves, oldest first.
     pub last_moves: Vec<String>,
     pub to_move: Option<Side>,
-    /// Plies since the last pawn move or capture (the count of 9.3 and
-    /// 9.6.2: 100 for a claim, 150 ends the game).
+    /// Plies since the count toward the move rule was last reset (chess:
+    /// a pawn move or a capture; column draughts: a change of material).
     pub count: u32,
+    /// That count toward the game's rules, in words: `8 plies without a
+    /// pawn move or a capture: a claim at 100 (9.3.2), the game drawn at
+    /// 150 (9.6.2)` (the rulebook's; the page adds nothing of its own).
+    pub count_text: String,
     /// Each position that has stood twice since the last irreversible
     /// move: the move after which it stood, and its plies.
     pub twice: Vec<Twice>,
@@ -41,10 +46,10 @@ pub struct Twice {
     pub plies: Vec<usize>,
 }
 
-/// The page's view of a replayed record. `bytes` is the file the record
-/// was read from (the comments after each move are read there) and `end`
+/// The page's view of a replayed record under `rules`. `bytes` is the
+/// file the record was read from (the comments after each move are read there) and `end`
 /// where the record ends in it.
-pub fn of<G: Game>(replay: &Replay<G>, bytes: &[u8], end: usize) -> Look {
+pub fn of<G: Game>(replay: &Replay<G>, rules: &Rulebook, bytes: &[u8], end: usize) -> Look {
     let n = replay.len();
     let pos = replay.position(n);
     let title = format!("the position after {}", replay.label(n));
@@ -55,6 +60,7 @@ pub fn of<G: Game>(replay: &Replay<G>, bytes: &[u8], end: usize) -> Look {
             .collect(),
         to_move: Some(G::side_to_move(&pos)),
         count: G::count_clock(&pos),
+        count_text: rules.count_toward(G::count_clock(&pos)),
         twice: twice(replay),
         ..Look::default()
     };

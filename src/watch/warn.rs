@@ -92,8 +92,8 @@ impl Warned {
                 out.push(ev(
                     EventKind::CountWarning,
                     format!(
-                        "{warn_at} plies without a pawn move or capture: a claim can be made at {} ({})",
-                        i.rules.count_plies, i.rules.count.board
+                        "{warn_at} plies without {}: a claim can be made at {} ({})",
+                        i.rules.count_without, i.rules.count_plies, i.rules.count.board
                     ),
                 ));
             }

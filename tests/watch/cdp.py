@@ -67,6 +67,7 @@ LOOK = """JSON.stringify({status: (document.getElementById('status')||{}).textCo
  boards: Object.fromEntries([...document.querySelectorAll('article.board')].map(a =>
    [a.dataset.id, {label: (a.querySelector('svg[aria-label]')||{getAttribute(){return ''}}).getAttribute('aria-label'),
     open: [...a.querySelectorAll('.ev.alert.new')].map(e => e.dataset.kind),
+    count: (a.querySelector('.meta.count')||{}).textContent,
     alert: a.classList.contains('alert')}]))})"""
 
 def evaluate(expr):

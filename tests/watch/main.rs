@@ -16,19 +16,22 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
+use page::the_page_shows_every_board_and_its_alerts_in_chromium;
 use serde_json::Value;
 use serve::{
     another_address_than_loopback_needs_a_token, connections_arriving_together_are_all_answered,
     serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder,
-    the_page_shows_every_board_and_its_alerts_in_chromium,
 };
+use terminal::live_view_draws_one_line_per_board;
 
 use common::harness::{Need, SHARED};
 use verify_claim::{Encoding, Kind, LiveFile, ScanOptions};
 
 #[path = "../common/mod.rs"]
 mod common;
+mod page;
 mod serve;
+mod terminal;
 mod writer;
 
 use writer::{
@@ -464,111 +467,6 @@ fn check_against_scan(scenarios: &[Scenario], expect: &[Expected]) {
         }
         assert!(games >= 1);
     }
-}
-
-/// What is wrong with a frame of the live view of `round5.pgn`, if
-/// anything: three boards, the checkmate highlighted, events wrapped at
-/// the width, the written-move claim among them.
-fn frame_problem(f: &str) -> Option<String> {
-    let table = f.split("Recent events:").next().unwrap_or("");
-    let boards: Vec<&str> = table
-        .lines()
-        .filter(|l| l.contains("round5.pgn "))
-        .collect();
-    if boards.len() != 3 {
-        return Some(format!("{} boards: {f}", boards.len()));
-    }
-    // The checkmate on board 5.1 is the only alert: highlighted.
-    if !boards[0].starts_with("\x1b[7m> round5.pgn") {
-        return Some(format!("5.1 not highlighted: {f}"));
-    }
-    // Event text is wrapped at the width, not cut.
-    let plain = |l: &str| {
-        l.replace("\x1b[7m", "")
-            .replace("\x1b[0m", "")
-            .replace("\x1b[1m", "")
-            .replace("\x1b[1;31m", "")
-    };
-    let recent: Vec<String> = f
-        .split("Recent events:")
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .map(|l| plain(l).trim_end_matches('\r').to_owned())
-        .collect();
-    if !recent.iter().all(|l| l.chars().count() <= 60) {
-        return Some(format!("wider than 60: {recent:?}"));
-    }
-    let joined = recent
-        .iter()
-        .map(|l| l.trim())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let claim = "Black can claim a draw by writing 4...Ng8 (threefold repetition, 9.2.1)";
-    (!joined.contains(claim)).then(|| format!("no '{claim}' in: {joined}"))
-}
-
-/// The live view: one line per board, the newest alert highlighted, a bell
-/// unless quiet, redrawn in place.
-fn live_view_draws_one_line_per_board() {
-    let dir = std::env::temp_dir().join(format!("verify-claim-live-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy("fixtures/chess/round5.pgn", dir.join("round5.pgn")).unwrap();
-    for quiet in [false, true] {
-        // A terminal 60 columns wide, through script(1): the CLI only.
-        let command = format!(
-            "stty cols 60 rows 40; exec {} watch {} --interval 25{}",
-            env!("CARGO_BIN_EXE_verify-claim"),
-            dir.display(),
-            if quiet { " --quiet" } else { "" }
-        );
-        let mut child = Command::new("script")
-            .args(["-qfec", &command, "/dev/null"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel::<Vec<u8>>();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = std::io::Read::read(&mut stdout, &mut buf) {
-                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                    break;
-                }
-            }
-        });
-        // Until a frame after the first (the view redraws every second)
-        // shows what the engine has said: a condition, not a time.
-        let mut out = Vec::new();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut problem = String::from("no second frame");
-        loop {
-            let text = String::from_utf8_lossy(&out).into_owned();
-            let frames: Vec<&str> = text.split("verify-claim watch · ").skip(1).collect();
-            // The last frame may still be arriving: only whole ones.
-            let whole = frames.len().saturating_sub(1);
-            let newest = (whole >= 2).then(|| frame_problem(frames[whole - 1]));
-            match newest {
-                Some(None) => break,
-                Some(Some(p)) => problem = p,
-                None => {}
-            }
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(b) => out.extend(b),
-                Err(_) => panic!("{problem}\n{text:?}"),
-            }
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        let out = String::from_utf8_lossy(&out).into_owned();
-        // The second frame goes back up over the first.
-        assert!(out.contains("A\r\x1b[J"), "{out:?}");
-        assert_eq!(out.contains('\x07'), !quiet);
-    }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `script(1)`, which gives the watch a terminal.

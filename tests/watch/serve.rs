@@ -18,12 +18,12 @@ const FIXTURE: &str = "fixtures/watch/livechess";
 
 /// A game of the fixture: its tags and its plies (each with its move
 /// number and comments).
-struct Game {
+pub(crate) struct Game {
     tags: String,
     plies: Vec<String>,
 }
 
-fn games() -> Vec<Game> {
+pub(crate) fn games() -> Vec<Game> {
     (1..=8)
         .map(|m| {
             let text = std::fs::read_to_string(format!("{FIXTURE}/round-1/game-{m}.pgn")).unwrap();
@@ -86,13 +86,13 @@ fn write(path: &Path, content: &str, cut: Option<usize>) -> Instant {
     at
 }
 
-struct Watch {
+pub(crate) struct Watch {
     child: Child,
-    url: String,
+    pub(crate) url: String,
     lines: mpsc::Receiver<(Instant, String)>,
 }
 
-fn start(dir: &Path, extra: &[&str]) -> Watch {
+pub(crate) fn start(dir: &Path, extra: &[&str]) -> Watch {
     let mut child = Command::new(env!("CARGO_BIN_EXE_verify-claim"))
         .args([
             "watch",
@@ -131,7 +131,7 @@ fn host(url: &str) -> &str {
 }
 
 /// One GET; the status and the body.
-fn get(url: &str, path: &str, headers: &str) -> (u16, String) {
+pub(crate) fn get(url: &str, path: &str, headers: &str) -> (u16, String) {
     let mut s = TcpStream::connect(host(url)).unwrap();
     write!(
         s,
@@ -187,7 +187,7 @@ fn client(
     })
 }
 
-fn stop(mut w: Watch) {
+pub(crate) fn stop(mut w: Watch) {
     let _ = Command::new("kill")
         .args(["-INT", &w.child.id().to_string()])
         .status();
@@ -195,7 +195,7 @@ fn stop(mut w: Watch) {
     assert!(status.success(), "{status:?}");
 }
 
-fn temp(name: &str) -> PathBuf {
+pub(crate) fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vc-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("round-1")).unwrap();
@@ -209,7 +209,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// Plays the eight games into `dir` as LiveChess writes them, one ply of
 /// one board every 40 ms; per (board, ply), the moment of its last write.
-fn play(dir: &Path, games: &[Game]) -> Vec<Vec<Instant>> {
+pub(crate) fn play(dir: &Path, games: &[Game]) -> Vec<Vec<Instant>> {
     let mut done = vec![0; games.len()];
     let mut at: Vec<Vec<Instant>> = games.iter().map(|_| Vec::new()).collect();
     let longest = games.iter().map(|g| g.plies.len()).max().unwrap_or(0);
@@ -468,149 +468,6 @@ pub fn another_address_than_loopback_needs_a_token() {
         .0,
         200
     );
-    stop(w);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The page in headless Chromium, driven over its DevTools pipe by
-/// `cdp.py`: what it shows every 100 ms, as it arrives.
-struct Browser {
-    child: Child,
-    views: mpsc::Receiver<(Instant, Value)>,
-}
-
-impl Browser {
-    fn open(url: &str) -> Option<Browser> {
-        let profile = std::env::temp_dir().join(format!("vc-chromium-{}", std::process::id()));
-        let mut child = Command::new("python3")
-            .args(["tests/watch/cdp.py", url, &profile.display().to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .ok()?;
-        let out = child.stdout.take()?;
-        let (tx, views) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(out).lines().map_while(Result::ok) {
-                if let Ok(v) = serde_json::from_str::<Value>(&l) {
-                    let _ = tx.send((Instant::now(), v));
-                }
-            }
-        });
-        Some(Browser { child, views })
-    }
-
-    /// The first view (or the errors line) that `ok` accepts, within `limit`.
-    fn until(&self, limit: Duration, ok: impl Fn(&Value) -> bool) -> Option<(Instant, Value)> {
-        let end = Instant::now() + limit;
-        while let Ok((at, v)) = self
-            .views
-            .recv_timeout(end.saturating_duration_since(Instant::now()))
-        {
-            if ok(&v) {
-                return Some((at, v));
-            }
-        }
-        None
-    }
-
-    fn say(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-}
-
-pub fn the_page_shows_every_board_and_its_alerts_in_chromium() {
-    let have = |c: &str| {
-        Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    assert!(have("chromium") && have("python3"), "CHROMIUM found them");
-    let dir = temp("page");
-    let games = games();
-    let w = start(&dir, &["--serve", "127.0.0.1:0"]);
-    let mut b = Browser::open(&w.url).expect("the driver starts");
-    b.until(Duration::from_secs(30), |v| v["status"] == "live")
-        .expect("the page opens its event stream");
-    let writes = play(&dir, &games);
-    let (_, state) = get(&w.url, "/state", "");
-    let state: Value = serde_json::from_str(&state).unwrap();
-    let boards = state["boards"].as_array().unwrap();
-    assert_eq!(boards.len(), 8);
-    // Every view since the stream opened, to a second and a half after
-    // the last write.
-    let end = Instant::now() + Duration::from_millis(1500);
-    let mut views = Vec::new();
-    while let Ok(v) = b
-        .views
-        .recv_timeout(end.saturating_duration_since(Instant::now()))
-    {
-        views.push(v);
-    }
-    // Each board's diagram at its last position within a second of the
-    // write.
-    for board in boards {
-        let id = board["id"].as_str().unwrap().to_owned();
-        let last = board["look"]["last_moves"]
-            .as_array()
-            .and_then(|m| m.last())
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let want = format!("the position after {last}");
-        let n: usize = board["board"]
-            .as_str()
-            .and_then(|l| l.strip_prefix("1."))
-            .and_then(|l| l.parse().ok())
-            .unwrap();
-        let written = *writes[n - 1].last().unwrap();
-        let (at, _) = views
-            .iter()
-            .find(|(_, v)| v["boards"][&id]["label"] == want.as_str())
-            .unwrap_or_else(|| panic!("{id}: never showed {want}"));
-        let late = at.saturating_duration_since(written);
-        assert!(
-            late <= Duration::from_secs(1),
-            "{id} showed {want} {late:?} after the write"
-        );
-    }
-    // The alerts: a claim, an end by the Laws, an illegal move.
-    let (_, view) = views.last().cloned().expect("views");
-    let open: Vec<String> = view["boards"]
-        .as_object()
-        .unwrap()
-        .values()
-        .flat_map(|v| v["open"].as_array().cloned().unwrap_or_default())
-        .filter_map(|k| k.as_str().map(str::to_owned))
-        .collect();
-    for kind in ["game-ended", "illegal-move", "claim-available"] {
-        assert!(open.iter().any(|k| k == kind), "no open {kind}: {view}");
-    }
-    // Marking board 1's alerts seen clears them.
-    let first = boards.iter().find(|x| x["board"] == "1.1").unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    b.say(&format!("seen {first}"));
-    b.until(Duration::from_secs(2), |v| {
-        v["boards"][&first]["alert"] == false
-            && v["boards"][&first]["open"]
-                .as_array()
-                .is_some_and(Vec::is_empty)
-    })
-    .expect("marked seen, the alert is cleared");
-    let shot = std::env::temp_dir().join("verify-claim-watch-page.png");
-    b.say(&format!("shot {}", shot.display()));
-    b.say("quit");
-    let (_, end) = b
-        .until(Duration::from_secs(10), |v| v.get("errors").is_some())
-        .expect("the driver ends");
-    assert_eq!(end["errors"], serde_json::json!([]), "console errors");
-    let _ = b.child.wait();
-    println!("screenshot: {}", shot.display());
     stop(w);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -270,15 +270,6 @@ impl<'a, G: Game> Scan<'a, G> {
         self.move_count_written(pos, ply, article)
     }
 
-    /// What the move-count rule counts plies without.
-    fn count_what(&self) -> &'static str {
-        if self.count_kind == Kind::FiftyMoveClaimable {
-            "a pawn move or a capture"
-        } else {
-            "a change of material"
-        }
-    }
-
     #[cold]
     fn move_count_on_board(&mut self, ply: &Ply) {
         self.count_done = true;
@@ -286,7 +277,7 @@ impl<'a, G: Game> Scan<'a, G> {
             "{} can claim a draw: {} plies without {} ({})",
             ply.side.title(),
             ply.clock,
-            self.count_what(),
+            self.rules.count_without,
             self.rules.count.board
         );
         self.claim(self.count_kind, ply, None, message);
@@ -309,7 +300,7 @@ impl<'a, G: Game> Scan<'a, G> {
                 "{} can claim a draw by writing {san}: it completes {} plies without {} ({article})",
                 side.title(),
                 self.rules.count_plies,
-                self.count_what(),
+                self.rules.count_without,
             );
             self.claim(self.count_kind, ply, Some(san), message);
         }

@@ -49,7 +49,7 @@
     a.classList.toggle("alert", n > 0);
     const h = el("h2");
     h.appendChild(el("span", "", "Board " + d.board));
-    h.appendChild(el("span", "", d.plies + " plies"));
+    h.appendChild(el("span", "", d.plies + (d.plies === 1 ? " ply" : " plies")));
     a.appendChild(h);
     a.appendChild(el("div", "meta players", (d.white || "?") + " – " + (d.black || "?")));
     const svg = el("div", "diagram");
@@ -60,7 +60,7 @@
     if (L.clock_white) clocks.push("White " + L.clock_white);
     if (L.clock_black) clocks.push("Black " + L.clock_black);
     if (clocks.length) a.appendChild(el("div", "meta clocks", "Clocks: " + clocks.join(" · ")));
-    a.appendChild(el("div", "meta count", "Count: " + L.count + " plies without pawn move or capture (50 moves at 100, 75 at 150)"));
+    a.appendChild(el("div", "meta count", "Count: " + L.count_text));
     if (L.twice.length) a.appendChild(el("div", "meta twice", "Stood twice: " + L.twice.map((t) => "after " + t.after).join(", ")));
     a.appendChild(el("div", "moves", L.last_moves.join(" ")));
     a.appendChild(el("div", "meta state", d.state));
