@@ -259,10 +259,12 @@ impl Rulebook {
     }
 
     /// What allows an event to forbid draws agreed before a given move
-    /// (`--min-draw-moves`): Article 9.1.1 in chess; in column draughts only
-    /// the event's own regulations (its seed, 1.13.1, sets no minimum).
+    /// (`--min-draw-moves`): Article 9.1.1 in chess (9.1 a in the lettered
+    /// 2014 edition, as its claims are 9.2 a and 9.3 a); in column draughts
+    /// only the event's own regulations (its seed, 1.13.1, sets no minimum).
     pub fn early_draw_authority(&self) -> &'static str {
         match self.edition {
+            Some(Edition::Fide2014) => "9.1.a",
             Some(_) => "9.1.1",
             None => "the event's regulations; 1.13.1 sets no minimum",
         }
@@ -410,6 +412,15 @@ mod tests {
             Rulebook::column_draughts().count_toward(12),
             "12 plies without a change of material: a claim at 30 (1.13.1)"
         );
+    }
+
+    #[test]
+    fn the_article_letting_events_forbid_early_draws() {
+        let of = |e| Rulebook::fide(e).early_draw_authority();
+        assert_eq!(of(Edition::Fide2009), "9.1.1");
+        assert_eq!(of(Edition::Fide2014), "9.1.a");
+        assert_eq!(of(Edition::Fide2018), "9.1.1");
+        assert_eq!(of(Edition::Fide2023), "9.1.1");
     }
 
     #[test]

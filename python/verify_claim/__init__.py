@@ -183,7 +183,9 @@ def scan(paths: Paths, **options: Any) -> Scan:
     :param dead_search: ``"quick"`` (default) or ``"full"``.
     :param min_severity: ``"info"`` (default), ``"warning"`` or ``"error"``:
         the findings below are not yielded.
-    :param min_draw_moves: report a draw agreed before this move (9.1.1).
+    :param min_draw_moves: report a draw agreed before this move (the event's
+        regulations: chess 9.1.1 lets them set a minimum; column draughts
+        1.13.1 sets none).
     :param follow: follow symbolic links in directories.
     :raises FileNotFoundError: at once, for a path that does not exist.
     :raises InputError: after the last finding, when an input could not be
