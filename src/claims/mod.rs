@@ -222,13 +222,10 @@ pub fn decide<G: Game>(
     let mut written_illegal = None;
     let written = match req.written.filter(|_| !wrong_side) {
         Some(text) => {
-            let board = count_evidence::<G>(rules, p, pos, None);
             let unneeded = if game_over.is_some() {
                 Unneeded::GameOver
-            } else if !grounds_of(rules, wants, p, &repetitions, &[], &board).is_empty() {
-                Unneeded::BoardMeetsRule
             } else {
-                Unneeded::No
+                Unneeded::on_board::<G>(rules, wants, p, pos, &repetitions)
             };
             read_written(
                 replay,
@@ -347,6 +344,24 @@ enum Unneeded {
     /// just appeared", or the count reached): the claim is correct
     /// whatever move was written, for that move is never played.
     BoardMeetsRule,
+}
+
+impl Unneeded {
+    /// `BoardMeetsRule` when the claim position alone meets a rule claimed.
+    fn on_board<G: Game>(
+        rules: &Rulebook,
+        wants: (bool, bool),
+        p: usize,
+        pos: &G::Position,
+        repetitions: &[usize],
+    ) -> Unneeded {
+        let count = count_evidence::<G>(rules, p, pos, None);
+        if grounds_of(rules, wants, p, repetitions, &[], &count).is_empty() {
+            Unneeded::No
+        } else {
+            Unneeded::BoardMeetsRule
+        }
+    }
 }
 
 fn read_written<G: Game>(
