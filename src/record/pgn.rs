@@ -205,6 +205,15 @@ impl<'a> Reader<'a> {
                 b';' => self.skip_line(),
                 // Where files were joined: a byte order mark before a game.
                 0xEF if b[self.pos..].starts_with(boundary::BOM) => self.pos += boundary::BOM.len(),
+                // A comment before a game's tags (a file's heading, a note
+                // after the last result) or between them, closed before the
+                // next game. One left open is read, and refused, as movetext.
+                b'{' => match memchr::memchr(b'}', &b[self.pos..]).map(|c| self.pos + c) {
+                    Some(close) if boundary::game_start_within(b, self.pos, close).is_none() => {
+                        self.pos = close + 1;
+                    }
+                    _ => return,
+                },
                 _ => return,
             }
         }

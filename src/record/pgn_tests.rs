@@ -415,6 +415,7 @@ fn moves_after_the_result_are_an_error_of_its_game() {
     }
     for src in [
         "[A \"1\"]\n\n1. e4 e5 1-0 {c}\n\n[A \"2\"]\n1. d4 *\n",
+        "[A \"1\"]\n\n1. e4 e5 1-0 {c}\n[A \"2\"]\n1. d4 *\n",
         "[A \"1\"]\n\n1. e4 e5 1-0\n[A \"2\"]\n1. d4 *\n",
         "[A \"1\"]\n\n1. e4 e5 1-0 \n \t\n1. d4 *\n",
         "[A \"1\"]\n\n1. e4 e5 1-0\n\u{feff}[A \"2\"]\n\n1. d4 *",
@@ -435,4 +436,29 @@ fn moves_after_the_result_are_an_error_of_its_game() {
             .message
             .starts_with("unterminated comment")
     );
+}
+
+/// A comment before a game's tags (a file's heading) or between them is
+/// passed over when it closes before the next game; the tags after it are
+/// the game's (before, "'[' in the movetext"). One left open is refused.
+#[test]
+fn a_comment_before_or_between_tags_is_passed_over() {
+    let games = read_all("{ made by X }\n[A \"1\"]\n{ note }\n[B \"2\"]\n\n1. e4 *\n");
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = games[0].as_ref().unwrap();
+    assert_eq!(
+        (g.tag("A"), g.tag("B"), moves(g)),
+        (Some("1"), Some("2"), vec!["e4"])
+    );
+    let games = read_all("{ open\n[A \"1\"]\n\n1. e4 *\n");
+    assert!(
+        games[0]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .starts_with("unterminated comment")
+    );
+    // Closed only past the next game: that is an error of its own.
+    let games = read_all("{ open\n\n[A \"1\"]\n\n1. e4 } *\n");
+    assert!(games[0].is_err(), "{games:?}");
 }
