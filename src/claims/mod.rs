@@ -330,9 +330,6 @@ fn ended_before<G: Game>(
     game_over
 }
 
-/// The written move read (as written, or as a plain slip with a note) and
-/// played on a copy. After the game ended no move is legal: the claim then
-/// fails on that ground, not on the written move (`Ok(None)`).
 /// Whether the claim can be judged without the written move, should it be
 /// no legal move.
 #[derive(Clone, Copy, PartialEq)]
@@ -364,6 +361,11 @@ impl Unneeded {
     }
 }
 
+/// The written move read (as written, or as a plain slip with a note) and
+/// played on a copy. When the claim is judged without it (`unneeded`), a
+/// move that is not legal is no error: `Ok(None)`, its reason in `illegal`.
+/// After the game ended the claim then fails on that ground; when the
+/// board alone meets the rule it stands on the board, with a note.
 fn read_written<G: Game>(
     replay: &Replay<G>,
     p: usize,
