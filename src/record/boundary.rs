@@ -148,6 +148,15 @@ pub fn whole_games_end(bytes: &[u8]) -> usize {
     last_game_start(bytes, 1).unwrap_or(0)
 }
 
+/// Where the comment opening at `open` (its `{`) ends, just past its `}`,
+/// if it closes before any game starts; `None` when it is left open.
+pub fn comment_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let close = open + memchr::memchr(b'}', bytes.get(open..)?)?;
+    game_start_within(bytes, open, close)
+        .is_none()
+        .then_some(close + 1)
+}
+
 /// Whether a line-ending byte in `bytes[from..to]` begins a game start: a
 /// quick test for text that must not run into the next game (a comment).
 pub fn game_start_within(bytes: &[u8], from: usize, to: usize) -> Option<usize> {

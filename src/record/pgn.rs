@@ -208,11 +208,9 @@ impl<'a> Reader<'a> {
                 // A comment before a game's tags (a file's heading, a note
                 // after the last result) or between them, closed before the
                 // next game. One left open is read, and refused, as movetext.
-                b'{' => match memchr::memchr(b'}', &b[self.pos..]).map(|c| self.pos + c) {
-                    Some(close) if boundary::game_start_within(b, self.pos, close).is_none() => {
-                        self.pos = close + 1;
-                    }
-                    _ => return,
+                b'{' => match boundary::comment_end(b, self.pos) {
+                    Some(end) => self.pos = end,
+                    None => return,
                 },
                 _ => return,
             }
@@ -221,8 +219,7 @@ impl<'a> Reader<'a> {
 
     /// Skips to the end of the line (LF or CR).
     fn skip_line(&mut self) {
-        let b = self.bytes;
-        self.pos = memchr::memchr2(b'\n', b'\r', &b[self.pos..]).map_or(b.len(), |i| self.pos + i);
+        self.pos = lex::line_end(self.bytes, self.pos);
     }
 
     fn err<T>(&self, offset: usize, message: impl Into<String>) -> Parse<T> {

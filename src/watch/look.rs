@@ -53,14 +53,15 @@ pub fn of<G: Game>(replay: &Replay<G>, rules: &Rulebook, bytes: &[u8], end: usiz
     let n = replay.len();
     let pos = replay.position(n);
     let title = format!("the position after {}", replay.label(n));
+    let count = G::count_clock(&pos);
     let mut look = Look {
         svg: svg::board(&G::board(&pos), &svg::Marks::default(), &title, true),
         last_moves: (n.saturating_sub(LAST_MOVES) + 1..=n)
             .map(|p| replay.label(p))
             .collect(),
         to_move: Some(G::side_to_move(&pos)),
-        count: G::count_clock(&pos),
-        count_text: rules.count_toward(G::count_clock(&pos)),
+        count,
+        count_text: rules.count_toward(count),
         twice: twice(replay),
         ..Look::default()
     };

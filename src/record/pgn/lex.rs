@@ -80,6 +80,12 @@ pub(super) fn is_name_byte(b: u8) -> bool {
     CLASS[b as usize] & NAME != 0
 }
 
+/// Where the line holding byte `from` ends: its LF or CR, or the end.
+pub(super) fn line_end(bytes: &[u8], from: usize) -> usize {
+    let from = from.min(bytes.len());
+    memchr::memchr2(b'\n', b'\r', &bytes[from..]).map_or(bytes.len(), |i| from + i)
+}
+
 /// The first byte at or after `from` that is not a space or tab (or other
 /// white space) on the same line.
 #[inline]

@@ -2,7 +2,7 @@
 //! variations and the termination marker. A move token is handed on as
 //! text; anything that is no element is an error.
 
-use super::lex::{is_word_byte, skip_line_spaces, skip_spaces, token_end};
+use super::lex::{is_word_byte, line_end, skip_line_spaces, skip_spaces, token_end};
 use super::{GameRecord, MoveToken, Parse, Reader, ResultToken, lossy};
 use crate::record::boundary;
 
@@ -91,18 +91,14 @@ impl<'a> Reader<'a> {
                         return Ok(());
                     }
                 }
-                b'{' => match memchr::memchr(b'}', &b[i..]).map(|c| i + c) {
-                    Some(close) if boundary::game_start_within(b, i, close).is_none() => {
-                        i = close + 1;
-                    }
+                b'{' => match boundary::comment_end(b, i) {
+                    Some(end) => i = end,
                     // Unterminated (before the next game): the next read
                     // reports it.
-                    _ => return Ok(()),
+                    None => return Ok(()),
                 },
-                b';' => i += memchr::memchr2(b'\n', b'\r', &b[i..]).unwrap_or(b.len() - i),
-                b'%' if boundary::at_line_start(b, i) => {
-                    i += memchr::memchr2(b'\n', b'\r', &b[i..]).unwrap_or(b.len() - i);
-                }
+                b';' => i = line_end(b, i),
+                b'%' if boundary::at_line_start(b, i) => i = line_end(b, i),
                 // The next game's tags (a blank line before them or not),
                 // or a byte order mark before them.
                 b'[' if boundary::starts_tag(&b[i..]) => return Ok(()),
@@ -116,7 +112,7 @@ impl<'a> Reader<'a> {
     fn moves_after_result(&self, game: &GameRecord<'a>, at: usize) -> Parse<()> {
         let b = self.bytes;
         let result = game.result.as_ref().map_or("", |r| r.text);
-        let end = token_end(b, at + 1).max(at + 1).min(b.len());
+        let end = token_end(b, at + 1);
         self.err(
             at,
             format!(
@@ -238,10 +234,8 @@ impl<'a> Reader<'a> {
             self.pos = open + 2 + i;
             return Ok(());
         }
-        let close = memchr::memchr(b'}', &b[open + 1..]).map(|p| open + 1 + p);
-        let until = close.unwrap_or(b.len());
-        if let (Some(close), None) = (close, boundary::game_start_within(b, open, until)) {
-            self.pos = close + 1;
+        if let Some(end) = boundary::comment_end(b, open) {
+            self.pos = end;
             return Ok(());
         }
         self.err(open, "unterminated comment: '{' with no closing '}'")
