@@ -117,3 +117,18 @@ fn the_help_names_every_claim() {
     ]);
     assert_eq!(status, 0);
 }
+
+/// The HTML page says what the move count is of in its rulebook's words,
+/// for chess and for column draughts (it once wrote its own, by game).
+#[test]
+fn the_html_count_says_what_resets_it_by_the_rulebook() {
+    for (file, without) in [
+        ("fixtures/chess/fifty-fen-clock.pgn", "a pawn move or a capture"),
+        ("fixtures/draughts/material.pdn", "a change of material"),
+    ] {
+        let r = run(&[file, "--format", "html"]);
+        assert_eq!(r.status, 0, "{file}: {}", r.stderr);
+        let line = format!(" without {without} since the start; ");
+        assert!(r.stdout.contains(&line), "{file}: no '{line}'");
+    }
+}

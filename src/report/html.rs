@@ -411,16 +411,12 @@ fn count_strip(r: &ClaimReport, s: &mut String) {
     };
     let _ = write!(
         s,
-        "<h2>Move count: {} of {} plies</h2><p class=\"small\">{} since {}, the last {}{}; the rule needs {} plies.{}</p>",
+        "<h2>Move count: {} of {} plies</h2><p class=\"small\">{} without {} since {}{}; the rule needs {} plies.{}</p>",
         c.plies,
         c.needed,
         plies_words(c.plies),
+        r.count_without,
         esc(&since),
-        if r.game_type == crate::game::GameType::Chess {
-            "pawn move or capture"
-        } else {
-            "change of material"
-        },
         if c.from_start_position > 0 {
             format!(
                 "; {} of them are counted in the start position's FEN",

@@ -37,6 +37,9 @@ pub struct ClaimReport {
     pub game_type: GameType,
     /// The rulebook applied: `fide-2023`, ...
     pub rules: &'static str,
+    /// What the move count is of plies without, in the rulebook's words
+    /// ("a pawn move or a capture"; draughts "a change of material").
+    pub count_without: &'static str,
     /// White, Black, Event, Round as recorded.
     pub players: (String, String),
     /// The Event tag.
@@ -129,6 +132,7 @@ impl ClaimReport {
             game,
             game_type: G::TYPE,
             rules: rules.name,
+            count_without: rules.count_without,
             players: (tags.0, tags.1),
             event: tags.2,
             round: tags.3,
