@@ -55,14 +55,17 @@ impl std::error::Error for Diagnostic {}
 ///
 /// Lines end with LF, CRLF or a lone CR (old Mac files). Columns count UTF-8
 /// characters (continuation bytes are not counted), so a column points at
-/// the character a user sees in an editor.
+/// the character a user sees in an editor; a byte order mark that begins a
+/// line (a file's, or one of concatenated files) is not one: editors and
+/// compilers do not show or count it.
 pub fn place_of(bytes: &[u8], offset: usize, base: Place) -> Place {
     let offset = offset.min(bytes.len());
     let before = &bytes[..offset];
     let lines = crate::record::boundary::line_ends(before) as u32;
     let line_start = memchr::memrchr2(b'\n', b'\r', before).map(|i| i + 1);
     let col_bytes = &before[line_start.unwrap_or(0)..];
-    let chars = chars(col_bytes);
+    let at_line_start = lines > 0 || base.col == 1;
+    let chars = chars(col_bytes) - u32::from(at_line_start && starts_with_bom(col_bytes));
     if lines == 0 {
         Place {
             line: base.line,
@@ -74,6 +77,12 @@ pub fn place_of(bytes: &[u8], offset: usize, base: Place) -> Place {
             col: 1 + chars,
         }
     }
+}
+
+/// Whether `line` (from a line's start) holds a whole byte order mark
+/// first: one character that no column counts.
+fn starts_with_bom(line: &[u8]) -> bool {
+    line.starts_with(crate::record::boundary::BOM)
 }
 
 /// Turns byte offsets into places, counting lines forward from the last
@@ -143,9 +152,10 @@ impl<'a> LineCursor<'a> {
             None => self.col += chars(seg),
         }
         self.at = offset;
+        let bom = starts_with_bom(&self.bytes[self.line_start..offset]);
         Place {
             line: self.line,
-            col: 1 + self.col,
+            col: 1 + self.col - u32::from(bom),
         }
     }
 }
@@ -182,8 +192,23 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_at_a_line_start_is_no_column() {
+        let base = Place { line: 1, col: 1 };
+        let b = b"\xEF\xBB\xBF[A \"b\"]\n\xEF\xBB\xBF[C \"d\"] \xEF\xBB\xBFx";
+        assert_eq!(place_of(b, 3, base), Place { line: 1, col: 1 });
+        assert_eq!(place_of(b, 4, base), Place { line: 1, col: 2 });
+        assert_eq!(place_of(b, 14, base), Place { line: 2, col: 1 });
+        // Inside a line it is a character like any other.
+        assert_eq!(place_of(b, b.len() - 1, base), Place { line: 2, col: 10 });
+        // A stretch that starts inside a line: its first bytes begin no line.
+        let mid = Place { line: 4, col: 7 };
+        assert_eq!(place_of(&b[..4], 3, mid), Place { line: 4, col: 8 });
+    }
+
+    #[test]
     fn the_cursor_agrees_with_place_of() {
-        let text = b"a\r\nb\rc\n\r\nd\xc3\xa9e\rfg\xc3\xa9h\xc3\xa9ijk\r\nl";
+        let text =
+            b"\xEF\xBB\xBFa\r\nb\rc\n\r\nd\xc3\xa9e\r\xEF\xBB\xBFfg\xc3\xa9h\xc3\xa9ijk\r\nl";
         let base = Place { line: 1, col: 1 };
         for step in 1..7 {
             let mut cursor = LineCursor::new(text, 1);

@@ -123,7 +123,10 @@ fn the_help_names_every_claim() {
 #[test]
 fn the_html_count_says_what_resets_it_by_the_rulebook() {
     for (file, without) in [
-        ("fixtures/chess/fifty-fen-clock.pgn", "a pawn move or a capture"),
+        (
+            "fixtures/chess/fifty-fen-clock.pgn",
+            "a pawn move or a capture",
+        ),
         ("fixtures/draughts/material.pdn", "a change of material"),
     ] {
         let r = run(&[file, "--format", "html"]);

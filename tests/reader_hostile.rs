@@ -241,3 +241,24 @@ fn byte_order_marks_where_files_were_joined_start_games() {
         );
     }
 }
+
+/// A byte order mark is no column: an error on the first line of a file
+/// that begins with one is placed where an editor shows it, in the scan's
+/// JSON and in claim mode's `file:line:col`.
+#[test]
+fn a_byte_order_mark_is_not_counted_as_a_column() {
+    let path = temp_file("bom-column.pgn", b"\xEF\xBB\xBF1. e4 e5 2. Kxe8 *\n");
+    let r = run(&["scan", &path, "--format", "jsonl"]);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(
+        (&v["kind"], &v["line"], &v["column"]),
+        (&"illegal-move".into(), &1.into(), &13.into())
+    );
+    let r = run(&["claim", &path]);
+    assert!(
+        r.stderr
+            .contains("bom-column.pgn:1:13: error: illegal move 2.Kxe8"),
+        "{}",
+        r.stderr
+    );
+}
