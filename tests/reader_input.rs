@@ -129,8 +129,9 @@ fn inputs_without_a_game_have_a_place() {
         ),
         (
             "b.pgn",
+            // The comment, where an editor shows it: the mark is no column.
             b"\xEF\xBB\xBF{a comment}\n",
-            ":1:2: error: no game in the input",
+            ":1:1: error: no game in the input",
         ),
     ] {
         let path = temp_file(name, bytes);
