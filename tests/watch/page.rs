@@ -18,16 +18,19 @@ use crate::serve::{games, get, play, start, stop, temp};
 struct Browser {
     child: Child,
     views: mpsc::Receiver<(Instant, Value)>,
-    /// Chromium's profile, removed when the browser is dropped (test runs
-    /// leave nothing in the temporary directory).
-    _profile: Scratch,
+    /// Chromium's profile and temporary directory (its singleton socket),
+    /// removed when the browser is dropped (test runs leave nothing in the
+    /// temporary directory).
+    _scratch: Scratch,
 }
 
 impl Browser {
     fn open(url: &str) -> Option<Browser> {
-        let profile = Scratch::new("chromium");
+        let scratch = Scratch::new("chromium");
+        let profile = scratch.join("profile");
         let mut child = Command::new("python3")
             .args(["tests/watch/cdp.py", url, &profile.display().to_string()])
+            .env("TMPDIR", &*scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -44,7 +47,7 @@ impl Browser {
         Some(Browser {
             child,
             views,
-            _profile: profile,
+            _scratch: scratch,
         })
     }
 
