@@ -140,13 +140,13 @@ for a, b in zip(games(sys.argv[1]), games(sys.argv[2])):
                       "tag": b.headers.get("VerifyClaim"), "plies": plies, "errors": len(b.errors)}))
 "#;
 
+/// python-chess's reading of `output` against `input`, one object a game.
+/// `output` goes to a scratch file removed on return (test runs leave
+/// nothing in the temporary directory).
 fn read_back(py: &str, input: &str, output: &str) -> Vec<Value> {
-    let dir = std::env::temp_dir().join(format!("verify-claim-annotate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out_path = dir.join("out.pgn");
-    std::fs::write(&out_path, output).unwrap();
+    let out_path = common::temp_file("out.pgn", output.as_bytes());
     let o = Command::new(py)
-        .args(["-c", READ_BACK, input, out_path.to_str().unwrap()])
+        .args(["-c", READ_BACK, input, &out_path])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -13,7 +13,7 @@ fn error_of(name: &str, bytes: &[u8], extra: &[&str]) -> String {
     let r = run(&args);
     assert_eq!(r.status, 2, "stdout: {}\nstderr: {}", r.stdout, r.stderr);
     assert!(r.stdout.is_empty(), "a verdict was printed: {}", r.stdout);
-    assert!(r.stderr.starts_with(&path), "{}", r.stderr);
+    assert!(r.stderr.starts_with(&*path), "{}", r.stderr);
     r.stderr[path.len()..].to_owned()
 }
 

@@ -68,21 +68,20 @@ fn a_missing_file_is_an_error_with_its_name() {
 fn bash_accepts_the_completion_script_and_completes_subcommands() {
     let o = vc(&["completions", "bash"]);
     assert!(o.status.success());
-    let script = std::env::temp_dir().join(format!("vc-completion-{}.bash", std::process::id()));
-    std::fs::write(&script, &o.stdout).expect("write script");
+    // In a scratch file, removed when the test ends (passed or not).
+    let script = common::temp_file("completion.bash", &o.stdout);
     // Load it, then ask the completion function what follows `verify-claim sc`.
     let probe = format!(
         "source {}; COMP_WORDS=(verify-claim sc); COMP_CWORD=1; COMP_LINE='verify-claim sc'; \
          COMP_POINT=${{#COMP_LINE}}; \
          f=$(complete -p verify-claim | sed -E 's/.*-F ([^ ]+).*/\\1/'); $f verify-claim sc verify-claim; \
          printf '%s\\n' \"${{COMPREPLY[@]}}\"",
-        script.display()
+        script
     );
     let out = Command::new("bash")
         .args(["--norc", "-c", &probe])
         .output()
         .expect("run bash");
-    let _ = std::fs::remove_file(&script);
     assert!(
         out.status.success(),
         "{}",
@@ -103,8 +102,7 @@ fn man_renders_the_page() {
     for args in [&["man"][..], &["man", "scan"]] {
         let page = vc(args);
         assert!(page.status.success());
-        let file = std::env::temp_dir().join(format!("vc-{}-{}.1", args.len(), std::process::id()));
-        std::fs::write(&file, &page.stdout).expect("write page");
+        let file = common::temp_file(&format!("vc-{}.1", args.len()), &page.stdout);
         let out = Command::new("man")
             .arg("-l")
             .arg(&file)
@@ -113,7 +111,6 @@ fn man_renders_the_page() {
             .stderr(Stdio::piped())
             .output()
             .expect("run man");
-        let _ = std::fs::remove_file(&file);
         let text = stdout(&out);
         assert!(
             out.status.success(),

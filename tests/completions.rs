@@ -190,9 +190,14 @@ fn complete(shell: &str, script: &Path, q: &Query) -> Result<Vec<String>, Failed
 }
 
 fn check(shell: &'static str) -> Result<(), Failed> {
-    let dir = std::env::temp_dir().join(format!("vc-completions-{shell}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let script = script(shell, &dir);
+    // Removed when the check ends, passed or not (test runs leave nothing
+    // in the temporary directory).
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("verify-claim-completions-{shell}-"))
+        .tempdir()
+        .map_err(|e| e.to_string())?;
+    let dir = scratch.path();
+    let script = script(shell, dir);
     let mut missing = Vec::new();
     for sub in SUBCOMMANDS {
         for q in queries(sub) {
@@ -208,7 +213,6 @@ fn check(shell: &'static str) -> Result<(), Failed> {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     if missing.is_empty() {
         Ok(())
     } else {

@@ -106,10 +106,8 @@ fn a_player_who_cannot_move_has_lost() {
     let text = std::fs::read_to_string(fx("no-moves.pdn"))
         .unwrap()
         .replace("0-2", "2-0");
-    let path = std::env::temp_dir().join(format!("vc-draughts-{}.pdn", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    let r = run(&["scan", path.to_str().unwrap(), "--format", "jsonl"]);
-    let _ = std::fs::remove_file(&path);
+    let path = common::temp_file("wrong-winner.pdn", text.as_bytes());
+    let r = run(&["scan", &path, "--format", "jsonl"]);
     assert_eq!(r.status, 1);
     assert!(
         r.stdout.contains("\"kind\":\"result-mismatch\""),
@@ -176,15 +174,12 @@ fn error_of(pdn_moves: &str, fen: Option<&str>) -> String {
     text.push('\n');
     text.push_str(pdn_moves);
     text.push('\n');
-    // One file a call: tests run on several threads of one process.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("vc-bad-{}-{n}.pdn", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    let r = run(&[path.to_str().unwrap()]);
-    let _ = std::fs::remove_file(&path);
+    // A scratch directory a call (tests run on several threads of one
+    // process), removed on return.
+    let path = common::temp_file("bad.pdn", text.as_bytes());
+    let r = run(&[&path]);
     assert_eq!(r.status, 2, "{}", r.stdout);
-    r.stderr[path.to_str().unwrap().len()..].to_owned()
+    r.stderr[path.len()..].to_owned()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! a man page per subcommand, and no game dropped in silence from
 //! `--format pgn`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_verify-claim");
@@ -37,22 +37,26 @@ fn run(args: &[&str]) -> Run {
     run_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vc-output-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+/// A scratch directory for one test, removed when the guard is dropped
+/// (test runs leave nothing in the temporary directory).
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("verify-claim-output-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
-/// A folder holding `=1+1.pgn`: a hostile White, a formula as Result.
-fn hostile(name: &str, result: &str) -> PathBuf {
-    let d = temp_dir(name);
+/// A folder holding `=1+1.pgn`: a hostile White, a formula as Result
+/// (removed when the guard is dropped).
+fn hostile(name: &str, result: &str) -> tempfile::TempDir {
+    let dir = temp_dir(name);
+    let d = dir.path();
     let game = format!(
         "[Event \"x\"]\n[White \"{HOSTILE}\"]\n[Black \"B\x07\"]\n[Result \"{result}\"]\n\n\
          1. f3 e5 2. g4 Qh4# 0-1\n"
     );
     std::fs::write(d.join("=1+1.pgn"), game).expect("write");
-    d
+    dir
 }
 
 fn assert_no_control(what: &str, text: &str) {
@@ -68,10 +72,11 @@ fn assert_no_control(what: &str, text: &str) {
 
 #[test]
 fn a_tag_value_cannot_drive_the_terminal() {
-    let d = hostile("escape", "0-1");
+    let dir = hostile("escape", "0-1");
+    let d = dir.path();
     for format in ["text", "csv", "github"] {
         let r = run_in(
-            &d,
+            d,
             &[
                 "scan",
                 "=1+1.pgn",
@@ -84,10 +89,10 @@ fn a_tag_value_cannot_drive_the_terminal() {
         assert_no_control(format, &r.stdout);
         assert_no_control(format, &r.stderr);
     }
-    let r = run_in(&d, &["scan", "=1+1.pgn", "--no-progress"]);
+    let r = run_in(d, &["scan", "=1+1.pgn", "--no-progress"]);
     assert!(r.stdout.contains(SHOWN), "{}", r.stdout);
     assert!(r.stdout.contains("B\\x07"), "{}", r.stdout);
-    let r = run_in(&d, &["=1+1.pgn", "--move", "Nf3\x1b[2J"]);
+    let r = run_in(d, &["=1+1.pgn", "--move", "Nf3\x1b[2J"]);
     assert_no_control("claim text", &r.stdout);
     assert!(
         r.stdout.contains(SHOWN) && r.stdout.contains("Nf3\\x1b[2J"),
@@ -95,13 +100,14 @@ fn a_tag_value_cannot_drive_the_terminal() {
         r.stdout
     );
     // JSON keeps its own escaping.
-    let r = run_in(&d, &["scan", "=1+1.pgn", "--format", "jsonl"]);
+    let r = run_in(d, &["scan", "=1+1.pgn", "--format", "jsonl"]);
     assert!(r.stdout.contains("A\\u001b]0;OWNED\\u0007"), "{}", r.stdout);
 }
 
 #[test]
 fn stderr_shows_the_control_characters_of_what_it_quotes() {
-    let d = temp_dir("stderr");
+    let dir = temp_dir("stderr");
+    let d = dir.path();
     std::fs::write(d.join("a\x1b[2J.pgn"), "[Event \"x\"]\n\n1. e4 Qx9 *\n").expect("write");
     for args in [
         &["a\x1b[2J.pgn"][..],
@@ -110,7 +116,7 @@ fn stderr_shows_the_control_characters_of_what_it_quotes() {
         &["scan", "nothing\x1b]0;T\x07.pgn"],
         &["perft", "--fen", "8/8/8/8/8/8/8/8\x1b[31m w - - 0 1", "1"],
     ] {
-        let r = run_in(&d, args);
+        let r = run_in(d, args);
         assert_ne!(r.stderr, "", "{args:?}");
         assert_no_control(&format!("{args:?}"), &r.stderr);
         assert_no_control(&format!("{args:?}"), &r.stdout);
@@ -125,8 +131,9 @@ fn csv_cells_are_never_formulas_and_results_stay_readable() {
         "@SUM(1+1)",
         "=HYPERLINK(\\\"http://evil.example/\\\",\\\"click\\\")",
     ] {
-        let d = hostile("csv", result);
-        let r = run_in(&d, &["scan", "=1+1.pgn", "--format", "csv"]);
+        let dir = hostile("csv", result);
+        let d = dir.path();
+        let r = run_in(d, &["scan", "=1+1.pgn", "--format", "csv"]);
         let rows: Vec<&str> = r.stdout.lines().skip(1).collect();
         assert!(!rows.is_empty(), "{}", r.stderr);
         for row in &rows {
@@ -221,7 +228,8 @@ fn a_closed_stdout_is_an_error_as_a_full_disk_is() {
 
 #[test]
 fn a_closed_pipe_ends_the_run_quietly_with_status_0() {
-    let d = temp_dir("pipe");
+    let dir = temp_dir("pipe");
+    let d = dir.path();
     let sample = std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/chess/lichess-sample.pgn"),
     )
@@ -349,7 +357,8 @@ fn github_annotations_of_a_compressed_file_name_their_game() {
     let zst = "../shared/corpus/tcec/TCEC_Cup_4_Quarterfinal.pgn.zst";
     if !Path::new(env!("CARGO_MANIFEST_DIR")).join(zst).exists() {
         // The shared corpus sits beside the worktree; compress a fixture instead.
-        let d = temp_dir("zst");
+        let dir = temp_dir("zst");
+        let d = dir.path();
         let bytes =
             std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/scan/kinds.pgn"))
                 .expect("read");
@@ -366,7 +375,7 @@ fn github_annotations_of_a_compressed_file_name_their_game() {
         child.stdin.take().map(|mut s| s.write_all(&bytes));
         assert!(child.wait().is_ok_and(|s| s.success()));
         return check_compressed(&run_in(
-            &d,
+            d,
             &[
                 "scan",
                 "k.pgn.zst",
@@ -456,7 +465,8 @@ fn perft_divide_gives_the_known_counts_per_first_move() {
 
 #[test]
 fn man_writes_a_page_per_subcommand_with_examples_and_exit_status() {
-    let d = temp_dir("man");
+    let dir = temp_dir("man");
+    let d = dir.path();
     let r = run(&["man", "--dir", d.to_str().expect("utf-8 temp dir")]);
     assert_eq!(r.status, 0, "{}", r.stderr);
     let mut pages = vec!["verify-claim.1".to_owned()];
@@ -517,7 +527,8 @@ fn man_writes_a_page_per_subcommand_with_examples_and_exit_status() {
 
 #[test]
 fn a_game_too_large_to_hold_is_said_not_written_by_format_pgn() {
-    let d = temp_dir("pgn");
+    let dir = temp_dir("pgn");
+    let d = dir.path();
     let mate = "[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4#\n\n";
     let mut bytes = mate.as_bytes().to_vec();
     bytes.extend_from_slice(b"[Event \"huge\"]\n\n1. e4 {");
@@ -529,10 +540,7 @@ fn a_game_too_large_to_hold_is_said_not_written_by_format_pgn() {
     bytes.extend_from_slice(b"} *\n\n");
     bytes.extend_from_slice(mate.as_bytes());
     std::fs::write(d.join("huge.pgn"), &bytes).expect("write");
-    let r = run_in(
-        &d,
-        &["scan", "huge.pgn", "--format", "pgn", "--no-progress"],
-    );
+    let r = run_in(d, &["scan", "huge.pgn", "--format", "pgn", "--no-progress"]);
     assert_eq!(r.stdout.matches("[Event \"x\"]").count(), 2, "{}", r.stderr);
     assert!(
         r.stderr
@@ -546,5 +554,4 @@ fn a_game_too_large_to_hold_is_said_not_written_by_format_pgn() {
         "{}",
         r.stderr
     );
-    let _ = std::fs::remove_dir_all(&d);
 }

@@ -6,15 +6,14 @@ mod common;
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
 
 const MATE: &[u8] = b"[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
 
-/// A fresh directory holding one game in `caf\xE9.pgn` (Latin-1 `café`).
-fn latin1_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("verify-claim-paths-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh directory holding one game in `caf\xE9.pgn` (Latin-1 `café`),
+/// removed when the guard is dropped (test runs leave nothing in the
+/// temporary directory).
+fn latin1_dir(tag: &str) -> common::Scratch {
+    let dir = common::Scratch::new(&format!("paths-{tag}"));
     std::fs::write(dir.join(OsStr::from_bytes(b"caf\xE9.pgn")), MATE).unwrap();
     dir
 }

@@ -15,19 +15,16 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use common::harness::Need;
-use common::{run, run_with_stdin};
+use common::{Scratch, run, run_with_stdin};
 
 const KINDS: &str = "fixtures/scan/kinds.pgn";
 const MATE: &[u8] = b"[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4#\n\n";
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "verify-claim-pipeline-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory for one test, removed when the guard is dropped
+/// (test runs leave nothing in the temporary directory: the too-large case
+/// alone writes 66 MB).
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("pipeline-{name}"))
 }
 
 fn command(args: &[&str]) -> Command {

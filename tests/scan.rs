@@ -5,10 +5,9 @@
 mod common;
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use common::harness::SHARED;
-use common::{run, run_with_stdin};
+use common::{Scratch, TempFile, run, run_with_stdin};
 use serde_json::Value;
 
 const KINDS: &str = "fixtures/scan/kinds.pgn";
@@ -20,11 +19,10 @@ fn jsonl(stdout: &str) -> Vec<Value> {
         .collect()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("verify-claim-scan-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory for one test, removed when the guard is dropped
+/// (test runs leave nothing in the temporary directory).
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("scan-{name}"))
 }
 
 /// (game, kind, ply) of every finding.
@@ -271,25 +269,24 @@ fn exit_status_follows_fail_on() {
     assert!(r.stdout.contains("round5.pgn"));
 }
 
-/// A multi-chunk input (chunks are 256 KiB): the lichess sample 25 times.
-fn large_input() -> PathBuf {
-    let d = temp_dir("large");
+/// A multi-chunk input (chunks are 256 KiB): the lichess sample 25 times,
+/// in a scratch file removed when the guard is dropped.
+fn large_input() -> TempFile {
     let sample = std::fs::read("fixtures/chess/lichess-sample.pgn").unwrap();
     let kinds = std::fs::read(KINDS).unwrap();
-    let path = d.join("large.pgn");
-    let mut f = std::fs::File::create(&path).unwrap();
+    let mut bytes = Vec::new();
     for _ in 0..25 {
-        f.write_all(&sample).unwrap();
-        f.write_all(b"\n").unwrap();
-        f.write_all(&kinds).unwrap();
-        f.write_all(b"\n").unwrap();
+        bytes.write_all(&sample).unwrap();
+        bytes.write_all(b"\n").unwrap();
+        bytes.write_all(&kinds).unwrap();
+        bytes.write_all(b"\n").unwrap();
     }
-    path
+    common::temp_file("large.pgn", &bytes)
 }
 
 fn output_is_identical_whatever_the_jobs() {
     let path = large_input();
-    let p = path.to_str().unwrap();
+    let p: &str = &path;
     let one = run(&["scan", p, "--format", "jsonl", "--jobs", "1"]);
     assert!(
         one.stdout.lines().count() > 500,

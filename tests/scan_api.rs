@@ -189,7 +189,7 @@ fn input_errors_reach_the_sink() {
 }
 
 /// A file whose game 3 panics when the debug switch names its Event.
-fn panicking_file(name: &str) -> String {
+fn panicking_file(name: &str) -> common::TempFile {
     let mut text = games(4);
     text = text.replace("[Event \"2\"]", "[Event \"debug-panic-7f3a\"]");
     common::temp_file(name, text.as_bytes())
@@ -263,7 +263,7 @@ fn a_panicking_worker_ends_scan_paths_with_an_error_item() {
         "{items:?}"
     );
     let e = last.as_ref().expect_err("the panic last");
-    assert_eq!(e.file, path);
+    assert_eq!(e.file, path.as_str());
     assert!(e.message.contains("game 3: internal error"), "{e}");
     eprintln!("checked: game 3");
 }

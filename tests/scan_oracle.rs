@@ -48,8 +48,8 @@ fn corpus(shared: &Path, tmp: &Path) -> Vec<PathBuf> {
 fn scan_agrees_with_the_oracle_on_the_corpus() {
     let shared = common::shared_dir().expect("SHARED found ../shared");
     let python = common::find_oracle_python().expect("ORACLE found python-chess");
-    let tmp = std::env::temp_dir().join(format!("verify-claim-scan-oracle-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    // The decompressed corpus, removed when the test ends (passed or not).
+    let tmp = common::Scratch::new("scan-oracle");
     let files = corpus(&shared, &tmp);
     // Base names must be unique: the oracle reports base names.
     let mut seen = std::collections::HashSet::new();
@@ -137,7 +137,6 @@ fn scan_agrees_with_the_oracle_on_the_corpus() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     eprintln!(
         "compared {compared} games with the oracle; {skipped} left out (unreadable by either)"
     );

@@ -3,7 +3,7 @@
 //! (a FIFO is never cut), for any --jobs; a truncated file too.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// Games with findings (checkmates, repetitions), parse errors, and
@@ -51,11 +51,13 @@ fn pzstd_layout(text: &[u8], piece: usize) -> Vec<u8> {
     out
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("verify-claim-zst-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory for one test, removed when the guard is dropped
+/// (test runs leave nothing in the temporary directory).
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("verify-claim-zst-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// stdout and stderr without the summary's timings, the file's name as `F`.
@@ -96,7 +98,8 @@ fn scan_as_stream(dir: &Path, bytes: &[u8], args: &[&str]) -> (String, String) {
 
 #[test]
 fn frame_runs_print_what_the_plain_file_and_the_stream_print() {
-    let dir = temp_dir("whole");
+    let scratch = temp_dir("whole");
+    let dir = scratch.path();
     let text = games();
     let plain = dir.join("games.pgn");
     std::fs::write(&plain, &text).unwrap();
@@ -118,18 +121,18 @@ fn frame_runs_print_what_the_plain_file_and_the_stream_print() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_truncated_multi_frame_file_ends_as_the_stream_ends() {
-    let dir = temp_dir("cut");
+    let scratch = temp_dir("cut");
+    let dir = scratch.path();
     let text = games();
     let zst = pzstd_layout(&text, 4000);
     let path = dir.join("cut.pgn.zst");
     for cut in [zst.len() / 3, zst.len() / 2 + 11, zst.len() - 3] {
         std::fs::write(&path, &zst[..cut]).unwrap();
-        let want = scan_as_stream(&dir, &zst[..cut], &["--format", "jsonl"]);
+        let want = scan_as_stream(dir, &zst[..cut], &["--format", "jsonl"]);
         // The game the cut falls in is the error, placed (on stdout).
         assert!(want.0.contains("stopped reading"), "{}", want.1);
         for jobs in ["1", "2"] {
@@ -137,7 +140,6 @@ fn a_truncated_multi_frame_file_ends_as_the_stream_ends() {
             assert!(got == want, "cut at {cut}, --jobs {jobs}: {:?}", got.1);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The zstd frames of `bytes`, counted by zstd itself.

@@ -25,10 +25,15 @@ fn games() -> Vec<u8> {
         .into_bytes()
 }
 
-fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("verify-claim-{name}-{}", std::process::id()));
-    std::fs::write(&path, bytes).unwrap();
-    path
+/// `bytes` in a scratch file, removed when the guard is dropped (test runs
+/// leave nothing in the temporary directory).
+fn temp_file(name: &str, bytes: &[u8]) -> tempfile::NamedTempFile {
+    let file = tempfile::Builder::new()
+        .prefix(&format!("verify-claim-{name}-"))
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), bytes).unwrap();
+    file
 }
 
 /// A file whose reads of `bad` fail as a failing disk's do (EIO).
@@ -135,7 +140,7 @@ fn a_read_error_mid_file_ends_the_file_with_one_placed_error() {
     let bad = bytes.len() as u64 / 2;
     for segment in [256, 4096, 1 << 18] {
         let disk = FailingDisk {
-            file: File::open(&path).unwrap(),
+            file: File::open(path.path()).unwrap(),
             bad: bad..bad + 1,
         };
         let ranges = Ranges::from_source(Box::new(disk), bytes.len() as u64, segment);
@@ -146,24 +151,22 @@ fn a_read_error_mid_file_ends_the_file_with_one_placed_error() {
             assert!(found.len() < GAMES / 2, "{}", found.len());
         }
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
 fn a_file_cut_short_while_scanned_ends_with_one_placed_error() {
     let bytes = games();
     let path = temp_file("shrunk", &bytes);
-    let file = File::open(&path).unwrap();
+    let file = File::open(path.path()).unwrap();
     let ranges = Ranges::with_segment(file, bytes.len() as u64, 1024);
     // Cut after the plan was made (the length it was made for is longer).
     let cut = bytes.len() as u64 * 2 / 3 + 7;
     std::fs::OpenOptions::new()
         .write(true)
-        .open(&path)
+        .open(path.path())
         .unwrap()
         .set_len(cut)
         .unwrap();
     let (found, summary) = scan_segments(ranges);
     check(&found, &summary, cut, "became shorter");
-    let _ = std::fs::remove_file(&path);
 }

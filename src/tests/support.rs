@@ -73,13 +73,15 @@ pub type OracleGames = (
 );
 
 /// Runs `../shared/tools/claims_oracle.py` on `files` and reads its
-/// `games.tsv`.
+/// `games.tsv`. The oracle writes its `oracle.*.tsv` files into a scratch
+/// directory, removed once they are read (test runs leave nothing in the
+/// temporary directory).
 pub fn run_oracle(python: &str, shared: &Path, files: &[PathBuf], jobs: usize) -> OracleGames {
-    let out = std::env::temp_dir().join(format!(
-        "verify-claim-oracle-{}-{}",
-        std::process::id(),
-        files.len()
-    ));
+    let scratch = tempfile::Builder::new()
+        .prefix("verify-claim-oracle-")
+        .tempdir()
+        .expect("a scratch directory");
+    let out = scratch.path().join("oracle");
     let status = Command::new(python)
         .arg(shared.join("tools/claims_oracle.py"))
         .args(["--jobs", &jobs.to_string(), "--out"])

@@ -119,8 +119,12 @@ mod tests {
 
     #[test]
     fn a_folder_is_listed_again_only_when_it_changed() {
-        let dir = std::env::temp_dir().join(format!("vc-discover-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        // Removed when the test ends, passed or not.
+        let scratch = tempfile::Builder::new()
+            .prefix("verify-claim-discover-")
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path();
         std::fs::create_dir_all(dir.join("round-1")).unwrap();
         std::fs::write(dir.join("round-1/game-1.pgn"), "*\n").unwrap();
         std::fs::write(dir.join("notes.txt"), "x").unwrap();
@@ -137,6 +141,5 @@ mod tests {
         );
         std::fs::remove_file(dir.join("round-1/game-1.pgn")).unwrap();
         assert_eq!(d.targets(&paths), [dir.join("round-1/game-2.PGN")]);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

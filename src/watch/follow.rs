@@ -344,8 +344,12 @@ mod tests {
 
     #[test]
     fn a_half_written_move_waits_and_the_moves_before_it_do_not() {
-        let dir = std::env::temp_dir().join(format!("vc-follow-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
+        // Removed when the test ends, passed or not.
+        let scratch = tempfile::Builder::new()
+            .prefix("verify-claim-follow-")
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path();
         let path = dir.join("live.pgn");
         let mut f = Follow::new(path.clone());
         let t0 = Instant::now();
@@ -384,6 +388,5 @@ mod tests {
             ready(f.poll(t0 + Duration::from_secs(4), Encoding::Utf8)),
             "1. e4 e5 2. Nf3 Nc6 3. Bb"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

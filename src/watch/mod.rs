@@ -477,9 +477,12 @@ mod tests {
 
     #[test]
     fn deleted_files_give_their_place_up() {
-        let dir = std::env::temp_dir().join(format!("vc-watch-limit-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        // Removed when the test ends, passed or not.
+        let scratch = tempfile::Builder::new()
+            .prefix("verify-claim-watch-limit-")
+            .tempdir()
+            .unwrap();
+        let dir = scratch.path();
         let config = Config {
             paths: vec![dir.display().to_string()],
             interval: Duration::from_millis(10),
@@ -515,7 +518,6 @@ mod tests {
             .to_string();
         assert_eq!(poll(&mut watcher), [format!("limit-reached {last}")]);
         assert!(poll(&mut watcher).is_empty());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

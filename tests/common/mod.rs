@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -39,14 +41,104 @@ pub fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
-/// Writes `bytes` to a file `name` in this test process's temporary
-/// directory and returns its path.
-pub fn temp_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("verify-claim-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p.to_string_lossy().into_owned()
+/// A scratch directory `verify-claim-{name}-…` in the system's temporary
+/// directory, removed with all it holds when the guard is dropped, so that
+/// test runs leave nothing in the temporary directory. Hold it until the
+/// test no longer needs its files.
+pub struct Scratch(tempfile::TempDir);
+
+impl Scratch {
+    /// A new, empty scratch directory (test runs leave nothing in the
+    /// temporary directory: it goes when the guard is dropped).
+    pub fn new(name: &str) -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("verify-claim-{name}-"))
+            .tempdir()
+            .expect("a scratch directory");
+        Scratch(dir)
+    }
+
+    /// Writes `bytes` to a file `name` in the directory and returns its
+    /// path (removed with the directory).
+    pub fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self
+    }
+}
+
+impl AsRef<OsStr> for Scratch {
+    fn as_ref(&self) -> &OsStr {
+        self.as_os_str()
+    }
+}
+
+/// A file written by [`temp_file`], in a scratch directory of its own that
+/// is removed when the guard is dropped (test runs leave nothing in the
+/// temporary directory). It reads as its path: `&file` is a `&str`.
+pub struct TempFile {
+    _dir: Scratch,
+    path: String,
+}
+
+impl TempFile {
+    /// The file's path.
+    pub fn as_str(&self) -> &str {
+        &self.path
+    }
+}
+
+impl Deref for TempFile {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.path
+    }
+}
+
+impl std::fmt::Display for TempFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.path)
+    }
+}
+
+impl AsRef<Path> for TempFile {
+    fn as_ref(&self) -> &Path {
+        Path::new(&self.path)
+    }
+}
+
+impl AsRef<str> for TempFile {
+    fn as_ref(&self) -> &str {
+        &self.path
+    }
+}
+
+impl AsRef<OsStr> for TempFile {
+    fn as_ref(&self) -> &OsStr {
+        OsStr::new(&self.path)
+    }
+}
+
+/// Writes `bytes` to a file `name` in a scratch directory of its own and
+/// returns the guard of both: hold it while the file is used (test runs
+/// leave nothing in the temporary directory).
+pub fn temp_file(name: &str, bytes: &[u8]) -> TempFile {
+    let dir = Scratch::new("tests");
+    let path = dir.file(name, bytes);
+    TempFile { _dir: dir, path }
 }
 
 /// The number of games a scan's summary line ("scanned N games ...") gives.
@@ -119,13 +211,12 @@ pub type OracleGames = (
 );
 
 /// Runs `../shared/tools/claims_oracle.py` on `files` and reads its
-/// `games.tsv`.
+/// `games.tsv`. The oracle writes its `oracle.*.tsv` files into a scratch
+/// directory, removed once they are read (test runs leave nothing in the
+/// temporary directory).
 pub fn run_oracle(python: &str, shared: &Path, files: &[PathBuf], jobs: usize) -> OracleGames {
-    let out = std::env::temp_dir().join(format!(
-        "verify-claim-oracle-{}-{}",
-        std::process::id(),
-        files.len()
-    ));
+    let scratch = Scratch::new("oracle");
+    let out = scratch.join("oracle");
     let status = Command::new(python)
         .arg(shared.join("tools/claims_oracle.py"))
         .args(["--jobs", &jobs.to_string(), "--out"])

@@ -185,9 +185,8 @@ fn corpus() -> Vec<Game> {
 }
 
 fn watch_follows_games_played_into_a_folder() {
-    let dir = std::env::temp_dir().join(format!("verify-claim-watch-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    // The folder followed, removed when the test ends (passed or not).
+    let dir = common::Scratch::new("watch");
     let dir_s = dir.display().to_string();
     let corpus = corpus();
     let scenarios = scenarios(&corpus);
@@ -307,7 +306,6 @@ fn watch_follows_games_played_into_a_folder() {
         "{} files, {steps} writes, {total} events; slowest event {worst:?} after its write",
         scenarios.len()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The made games' events, written out.

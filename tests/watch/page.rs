@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common::Scratch;
 use crate::serve::{games, get, play, start, stop, temp};
 
 /// The page in headless Chromium, driven over its DevTools pipe by
@@ -17,13 +18,19 @@ use crate::serve::{games, get, play, start, stop, temp};
 struct Browser {
     child: Child,
     views: mpsc::Receiver<(Instant, Value)>,
+    /// Chromium's profile and temporary directory (its singleton socket),
+    /// removed when the browser is dropped (test runs leave nothing in the
+    /// temporary directory).
+    _scratch: Scratch,
 }
 
 impl Browser {
     fn open(url: &str) -> Option<Browser> {
-        let profile = std::env::temp_dir().join(format!("vc-chromium-{}", std::process::id()));
+        let scratch = Scratch::new("chromium");
+        let profile = scratch.join("profile");
         let mut child = Command::new("python3")
             .args(["tests/watch/cdp.py", url, &profile.display().to_string()])
+            .env("TMPDIR", &*scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -37,7 +44,11 @@ impl Browser {
                 }
             }
         });
-        Some(Browser { child, views })
+        Some(Browser {
+            child,
+            views,
+            _scratch: scratch,
+        })
     }
 
     /// The first view (or the errors line) that `ok` accepts, within `limit`.
@@ -154,6 +165,7 @@ pub fn the_page_shows_every_board_and_its_alerts_in_chromium() {
                 .is_some_and(Vec::is_empty)
     })
     .expect("marked seen, the alert is cleared");
+    // Kept for a person to look at, under one name that each run replaces.
     let shot = std::env::temp_dir().join("verify-claim-watch-page.png");
     b.say(&format!("shot {}", shot.display()));
     b.say("quit");
@@ -164,5 +176,4 @@ pub fn the_page_shows_every_board_and_its_alerts_in_chromium() {
     let _ = b.child.wait();
     println!("screenshot: {}", shot.display());
     stop(w);
-    let _ = std::fs::remove_dir_all(&dir);
 }

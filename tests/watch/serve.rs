@@ -7,12 +7,14 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+use crate::common::Scratch;
 
 const FIXTURE: &str = "fixtures/watch/livechess";
 
@@ -195,9 +197,11 @@ pub(crate) fn stop(mut w: Watch) {
     assert!(status.success(), "{status:?}");
 }
 
-pub(crate) fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vc-serve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A LiveChess folder (`tournament.json`, an empty `round-1`) in a scratch
+/// directory removed when the guard is dropped (test runs leave nothing in
+/// the temporary directory).
+pub(crate) fn temp(name: &str) -> Scratch {
+    let dir = Scratch::new(&format!("serve-{name}"));
     std::fs::create_dir_all(dir.join("round-1")).unwrap();
     std::fs::copy(
         format!("{FIXTURE}/tournament.json"),
@@ -339,7 +343,6 @@ pub fn serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder() {
     }
     let n = lines.len();
     stop_after(w, main, readers, n, &lines);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The streams against the printed lines, a resume, and the end.
@@ -437,7 +440,6 @@ pub fn connections_arriving_together_are_all_answered() {
     assert!(post.starts_with("HTTP/1.1 405 "), "{post:?}");
     drop(held);
     stop(w);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 pub fn another_address_than_loopback_needs_a_token() {
@@ -469,5 +471,4 @@ pub fn another_address_than_loopback_needs_a_token() {
         200
     );
     stop(w);
-    let _ = std::fs::remove_dir_all(&dir);
 }

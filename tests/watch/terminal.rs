@@ -51,9 +51,8 @@ fn frame_problem(f: &str) -> Option<String> {
 /// The live view: one line per board, the newest alert highlighted, a bell
 /// unless quiet, redrawn in place.
 pub(crate) fn live_view_draws_one_line_per_board() {
-    let dir = std::env::temp_dir().join(format!("verify-claim-live-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends, passed or not.
+    let dir = crate::common::Scratch::new("live");
     std::fs::copy("fixtures/chess/round5.pgn", dir.join("round5.pgn")).unwrap();
     for quiet in [false, true] {
         // A terminal 60 columns wide, through script(1): the CLI only.
@@ -108,5 +107,4 @@ pub(crate) fn live_view_draws_one_line_per_board() {
         assert!(out.contains("A\r\x1b[J"), "{out:?}");
         assert_eq!(out.contains('\x07'), !quiet);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -343,7 +343,8 @@ fn a_single_frame_is_not_cut() {
 #[test]
 #[cfg_attr(no_pzstd, ignore = "no pzstd on the PATH (apt-get install zstd)")]
 fn files_written_by_pzstd_are_cut() {
-    let dir = tempdir().expect("a temporary directory");
+    let scratch = tempdir().expect("a temporary directory");
+    let dir = scratch.path();
     let path = dir.join("games.pgn");
     // Frames of a few hundred KiB need a text larger than pzstd's step.
     let text = games(600).repeat(60);
@@ -354,7 +355,7 @@ fn files_written_by_pzstd_are_cut() {
         .status();
     assert!(made.is_ok_and(|s| s.success()), "pzstd failed");
     let bytes = std::fs::read(dir.join("games.pgn.zst")).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(scratch);
     let (units, stop) = walk(&Mem(bytes.clone()), bytes.len() as u64);
     assert_eq!(stop, bytes.len() as u64);
     assert!(units.len() >= 2, "{}", units.len());
@@ -366,10 +367,12 @@ fn files_written_by_pzstd_are_cut() {
     check_cuts(&text, &read);
 }
 
-fn tempdir() -> io::Result<std::path::PathBuf> {
-    let dir = std::env::temp_dir().join(format!("verify-claim-zst-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
+/// A scratch directory, removed when the guard is dropped (test runs leave
+/// nothing in the temporary directory).
+fn tempdir() -> io::Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("verify-claim-zst-")
+        .tempdir()
 }
 
 #[test]
