@@ -167,24 +167,63 @@ pub(super) fn analyse(pos: &Chess, side: Color, search: Search) -> Win {
     }
 }
 
-/// The quick test's verdicts on the last position asked about on this
-/// thread. A scan asks twice about a game's final position (is it dead?
-/// then, after a loss on time, could the winner mate?); the second answer
-/// is the first one's, not the analyser run again. The test is a function
-/// of the position (the board, the side to move, the castling rights and
-/// the en passant square, what `Chess` equality compares), so this changes
-/// no verdict; one entry, so no memory grows.
-struct LastQuick {
-    pos: Chess,
-    /// The analyser's board, built when a side is first put to it.
-    board: Option<chess::Board>,
-    /// White's and Black's: proved unable to mate, or not (yet) asked.
-    proved: [Option<bool>; 2],
+/// The quick test's verdicts, remembered on each thread, keyed by the
+/// exact position: the board, the side to move, the castling rights and
+/// the legal en passant square (what `Chess` equality compares). The test
+/// is a function of exactly that (the analyser's board holds nothing else,
+/// no move counters), so a verdict found once is the verdict wherever the
+/// same position stands again, and reusing it changes no output. Nothing
+/// is keyed by less than the whole position: no verdict is borrowed from a
+/// position that only looks alike.
+///
+/// Two memories. The last position asked about: a scan asks twice about a
+/// game's final position (is it dead? then, after a loss on time, could
+/// the winner mate?). And the positions the analyser itself was run on,
+/// across games: archives repeat final positions (the same opening trap,
+/// the same resignation, one tournament in two files), and a blocked pawn
+/// structure costs the analyser up to 0.7 ms, where a look-up costs a
+/// hash. Positions that [`super::unproved`] answers are cheap and not kept
+/// there, so they do not crowd out the costly ones. Bounded: when
+/// [`ANALYSED`] positions are held the memory starts again empty, so it
+/// stays under about 200 KB a thread whatever the input.
+#[derive(Default)]
+struct QuickVerdicts {
+    last: Option<(Chess, [Option<bool>; 2])>,
+    analysed: rustc_hash::FxHashMap<Chess, [Option<bool>; 2]>,
 }
 
+/// The most positions [`QuickVerdicts::analysed`] holds on one thread.
+const ANALYSED: usize = 1024;
+
 thread_local! {
-    static LAST_QUICK: std::cell::RefCell<Option<LastQuick>> =
-        const { std::cell::RefCell::new(None) };
+    static QUICK_VERDICTS: std::cell::RefCell<QuickVerdicts> =
+        std::cell::RefCell::new(QuickVerdicts::default());
+}
+
+impl QuickVerdicts {
+    /// What is known of `pos`: White's and Black's verdicts, each proved
+    /// unable to mate, or not (yet) asked.
+    fn known(&self, pos: &Chess) -> [Option<bool>; 2] {
+        match &self.last {
+            Some((last, known)) if last == pos => *known,
+            _ => self.analysed.get(pos).copied().unwrap_or_default(),
+        }
+    }
+
+    /// Remembers `known` for `pos`; among the analysed positions when the
+    /// analyser was run on it, now or before.
+    fn keep(&mut self, pos: &Chess, known: [Option<bool>; 2], analysed: bool) {
+        if analysed || self.analysed.contains_key(pos) {
+            if self.analysed.len() >= ANALYSED && !self.analysed.contains_key(pos) {
+                self.analysed.clear();
+            }
+            self.analysed.insert(pos.clone(), known);
+        }
+        match &mut self.last {
+            Some((last, k)) if last == pos => *k = known,
+            _ => self.last = Some((pos.clone(), known)),
+        }
+    }
 }
 
 /// Whether the quick test proves that none of `sides` can mate, asking
@@ -196,35 +235,43 @@ fn quick_proved(pos: &Chess, sides: &[Color]) -> Option<bool> {
     if !fits_analyser(pos) || !exotic_rights(pos).is_empty() {
         return None;
     }
-    LAST_QUICK.with_borrow_mut(|last| {
-        if last.as_ref().is_none_or(|l| l.pos != *pos) {
-            *last = Some(LastQuick {
-                pos: pos.clone(),
-                board: None,
-                proved: [None; 2],
-            });
-        }
-        let l = last.as_mut()?;
+    QUICK_VERDICTS.with_borrow_mut(|memory| {
+        let mut known = memory.known(pos);
+        let mut board = None;
+        let mut answer = Some(true);
         for &side in sides {
             let slot = usize::from(side == Color::Black);
-            let proved = match l.proved[slot] {
-                Some(proved) => proved,
-                None => {
-                    let proved = !super::unproved::quick_test_cannot_prove(pos, side) && {
-                        if l.board.is_none() {
-                            l.board = Some(to_board(pos)?);
-                        }
-                        chasolver::is_unwinnable_fast(l.board.as_ref()?, chess_color(side))
-                    };
-                    *l.proved[slot].insert(proved)
-                }
+            let proved = match known[slot] {
+                Some(proved) => Some(proved),
+                None => quick_test(pos, side, &mut board),
             };
-            if !proved {
-                return Some(false);
+            match proved {
+                Some(proved) => known[slot] = Some(proved),
+                None => answer = None,
+            }
+            if proved != Some(true) {
+                answer = answer.and(Some(false));
+                break;
             }
         }
-        Some(true)
+        memory.keep(pos, known, board.is_some());
+        answer
     })
+}
+
+/// The analyser's quick test for one side, unless the position certainly
+/// fails it ([`super::unproved`]); its board built once for both sides.
+fn quick_test(pos: &Chess, side: Color, board: &mut Option<chess::Board>) -> Option<bool> {
+    if super::unproved::quick_test_cannot_prove(pos, side) {
+        return Some(false);
+    }
+    if board.is_none() {
+        *board = Some(to_board(pos)?);
+    }
+    Some(chasolver::is_unwinnable_fast(
+        board.as_ref()?,
+        chess_color(side),
+    ))
 }
 
 /// Proved dead: neither side can mate.
@@ -384,6 +431,102 @@ mod tests {
             }
         }
         assert!(compared > 20_000, "{compared}");
+    }
+
+    /// Pawn walls with the kings on every pair of squares behind them (a
+    /// White knight on h1 in a third of them):
+    /// distinct positions, either side to move, each put to the analyser
+    /// (dead or not).
+    fn walls() -> Vec<Chess> {
+        use shakmaty::{Piece, Setup};
+        let mut out = Vec::new();
+        for wk in 0..24u32 {
+            for bk in 40..64u32 {
+                let mut setup = Setup::empty();
+                for file in [1, 3, 5, 7] {
+                    let (w, b) = (Square::new(24 + file), Square::new(32 + file));
+                    setup.board.set_piece_at(
+                        w,
+                        Piece {
+                            color: Color::White,
+                            role: Role::Pawn,
+                        },
+                    );
+                    setup.board.set_piece_at(
+                        b,
+                        Piece {
+                            color: Color::Black,
+                            role: Role::Pawn,
+                        },
+                    );
+                }
+                setup.board.set_piece_at(
+                    Square::new(wk),
+                    Piece {
+                        color: Color::White,
+                        role: Role::King,
+                    },
+                );
+                setup.board.set_piece_at(
+                    Square::new(bk),
+                    Piece {
+                        color: Color::Black,
+                        role: Role::King,
+                    },
+                );
+                if wk % 3 == 0 {
+                    // A knight crosses the wall: not dead.
+                    let knight = Piece {
+                        color: Color::White,
+                        role: Role::Knight,
+                    };
+                    setup.board.set_piece_at(Square::H1, knight);
+                }
+                for turn in Color::ALL {
+                    setup.turn = turn;
+                    if let Ok(p) = setup.clone().position::<Chess>(CastlingMode::Standard) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A verdict remembered from an earlier game is the one the analyser
+    /// gives that position afresh, and the memory stays bounded.
+    #[test]
+    fn remembered_verdicts_are_the_analysers_own() {
+        let positions = walls();
+        assert!(positions.len() > ANALYSED, "{}", positions.len());
+        let fresh: Vec<bool> = positions
+            .iter()
+            .map(|p| {
+                let board = to_board(p).unwrap();
+                [Color::White, Color::Black]
+                    .iter()
+                    .all(|&c| chasolver::is_unwinnable_fast(&board, chess_color(c)))
+            })
+            .collect();
+        assert!(fresh.iter().any(|&d| d) && fresh.iter().any(|&d| !d));
+        // Twice over, in two orders: the second pass reads the memory.
+        for round in 0..2 {
+            for (i, p) in positions.iter().enumerate() {
+                let i = if round == 0 {
+                    i
+                } else {
+                    positions.len() - 1 - i
+                };
+                assert_eq!(
+                    is_dead_playable(&positions[i], Search::Quick),
+                    fresh[i],
+                    "{i}"
+                );
+                let _ = p;
+            }
+            let held = QUICK_VERDICTS.with_borrow(|m| m.analysed.len());
+            assert!((1..=ANALYSED).contains(&held), "{held}");
+        }
     }
 
     #[test]
