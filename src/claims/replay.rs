@@ -198,7 +198,7 @@ fn boards_of<G: Game>(
     plies: &[usize],
 ) -> Vec<Option<Board>> {
     let mut out = vec![None; plies.len()];
-    let Ok((mut pos, _)) = G::start_position(record, variant) else {
+    let Ok(mut pos) = G::start_without_notes(record, variant) else {
         return out;
     };
     let last = plies.iter().copied().max().unwrap_or(0);

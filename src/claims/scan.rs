@@ -235,8 +235,8 @@ pub fn scan_game<G: Game>(
     opts: &ScanOptions,
     variant: G::Variant,
 ) -> Vec<Finding> {
-    let start = match G::start_position(record, variant) {
-        Ok((s, _)) => s,
+    let start = match G::start_without_notes(record, variant) {
+        Ok(s) => s,
         Err((offset, message)) => return vec![error(Kind::ParseError, 0, offset, message)],
     };
     let n = record.moves.len();

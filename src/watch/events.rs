@@ -244,7 +244,7 @@ impl Board {
         variant: G::Variant,
         out: &mut Vec<Event>,
     ) -> Result<(), (usize, String)> {
-        let (start, _) = G::start_position(record, variant)?;
+        let start = G::start_without_notes(record, variant)?;
         let tokens = &record.moves[..record.moves.len().min(MAX_PLIES)];
         if tokens.len() < record.moves.len() && !self.cut {
             self.cut = true;

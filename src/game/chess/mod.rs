@@ -74,6 +74,10 @@ impl Game for ChessGame {
         Ok((start.position, notes))
     }
 
+    fn start_without_notes(record: &GameRecord<'_>, _: ()) -> Result<Chess, (usize, String)> {
+        start_position(record).map(|start| start.position)
+    }
+
     fn hash(pos: &Chess) -> u64 {
         hash::full(pos)
     }

@@ -28,18 +28,24 @@ impl Game for ColumnDraughts {
         record: &GameRecord<'_>,
         rules: Rules,
     ) -> Result<(Position, Vec<String>), (usize, String)> {
+        let pos = Self::start_without_notes(record, rules)?;
+        let mut notes = rules_note(rules);
+        if record.tag_entry("FEN").is_some() {
+            notes.push(format!(
+                "the game starts from the position {}; positions before it are unknown and count for nothing",
+                fen::write(&pos)
+            ));
+        }
+        Ok((pos, notes))
+    }
+
+    fn start_without_notes(
+        record: &GameRecord<'_>,
+        rules: Rules,
+    ) -> Result<Position, (usize, String)> {
         match record.tag_entry("FEN") {
-            None => Ok((Position::start(rules), rules_note(rules))),
-            Some(tag) => {
-                let pos = fen::parse(&tag.value, rules).map_err(|e| (tag.offset, e))?;
-                let note = format!(
-                    "the game starts from the position {}; positions before it are unknown and count for nothing",
-                    fen::write(&pos)
-                );
-                let mut notes = rules_note(rules);
-                notes.push(note);
-                Ok((pos, notes))
-            }
+            None => Ok(Position::start(rules)),
+            Some(tag) => fen::parse(&tag.value, rules).map_err(|e| (tag.offset, e)),
         }
     }
 
