@@ -1,5 +1,6 @@
-//! The quick dead-position test remembers its verdicts on the last position
-//! (a scan asks about a game's final position twice). Its answers must be
+//! The quick dead-position test remembers its verdicts (on the last
+//! position, since a scan asks about a game's final position twice, and on
+//! the positions the analyser ran on, across games). Its answers must be
 //! the analyser's own, whatever was asked before: checked on the D3-Chess
 //! vectors with each side to move, asked in an order that hits and misses
 //! the remembered entry, against chasolver run afresh (every fourth
