@@ -242,16 +242,12 @@ fn quick_proved(pos: &Chess, sides: &[Color]) -> Option<bool> {
         let mut answer = Some(true);
         for &side in sides {
             let slot = usize::from(side == Color::Black);
-            let proved = match known[slot] {
-                Some(proved) => Some(proved),
-                None => quick_test(pos, side, &mut board),
-            };
-            match proved {
-                Some(proved) => known[slot] = Some(proved),
-                None => answer = None,
-            }
+            let proved = known[slot].or_else(|| quick_test(pos, side, &mut board));
+            known[slot] = proved;
+            // Not proved (`Some(false)`), or the analyser cannot be asked
+            // (`None`): the sides after it need not be.
             if proved != Some(true) {
-                answer = answer.and(Some(false));
+                answer = proved;
                 break;
             }
         }
@@ -434,54 +430,24 @@ mod tests {
         assert!(compared > 20_000, "{compared}");
     }
 
-    /// Pawn walls with the kings on every pair of squares behind them (a
-    /// White knight on h1 in a third of them):
-    /// distinct positions, either side to move, each put to the analyser
-    /// (dead or not).
+    /// Pawn walls with the kings on every pair of squares behind them, a
+    /// White knight on h1 in a third of them, either side to move: 1,152
+    /// distinct positions for the analyser, dead and not dead.
     fn walls() -> Vec<Chess> {
-        use shakmaty::{Piece, Setup};
         let mut out = Vec::new();
         for wk in 0..24u32 {
             for bk in 40..64u32 {
-                let mut setup = Setup::empty();
+                let mut setup = shakmaty::Setup::empty();
+                let board = &mut setup.board;
                 for file in [1, 3, 5, 7] {
-                    let (w, b) = (Square::new(24 + file), Square::new(32 + file));
-                    setup.board.set_piece_at(
-                        w,
-                        Piece {
-                            color: Color::White,
-                            role: Role::Pawn,
-                        },
-                    );
-                    setup.board.set_piece_at(
-                        b,
-                        Piece {
-                            color: Color::Black,
-                            role: Role::Pawn,
-                        },
-                    );
+                    board.set_piece_at(Square::new(24 + file), Color::White.pawn());
+                    board.set_piece_at(Square::new(32 + file), Color::Black.pawn());
                 }
-                setup.board.set_piece_at(
-                    Square::new(wk),
-                    Piece {
-                        color: Color::White,
-                        role: Role::King,
-                    },
-                );
-                setup.board.set_piece_at(
-                    Square::new(bk),
-                    Piece {
-                        color: Color::Black,
-                        role: Role::King,
-                    },
-                );
+                board.set_piece_at(Square::new(wk), Color::White.king());
+                board.set_piece_at(Square::new(bk), Color::Black.king());
                 if wk % 3 == 0 {
                     // A knight crosses the wall: not dead.
-                    let knight = Piece {
-                        color: Color::White,
-                        role: Role::Knight,
-                    };
-                    setup.board.set_piece_at(Square::H1, knight);
+                    board.set_piece_at(Square::H1, Color::White.knight());
                 }
                 for turn in Color::ALL {
                     setup.turn = turn;
@@ -518,18 +484,14 @@ mod tests {
         assert!(fresh.iter().any(|&d| d) && fresh.iter().any(|&d| !d));
         // Twice over, in two orders: the second pass reads the memory.
         for round in 0..2 {
-            for (i, p) in positions.iter().enumerate() {
+            for k in 0..positions.len() {
                 let i = if round == 0 {
-                    i
+                    k
                 } else {
-                    positions.len() - 1 - i
+                    positions.len() - 1 - k
                 };
-                assert_eq!(
-                    is_dead_playable(&positions[i], Search::Quick),
-                    fresh[i],
-                    "{i}"
-                );
-                let _ = p;
+                let dead = is_dead_playable(&positions[i], Search::Quick);
+                assert_eq!(dead, fresh[i], "position {i}, round {round}");
             }
             let held = QUICK_VERDICTS.with_borrow(|m| m.analysed.len());
             assert!((1..=ANALYSED).contains(&held), "{held}");
