@@ -214,8 +214,10 @@ impl QuickVerdicts {
     /// Remembers `known` for `pos`; among the analysed positions when the
     /// analyser was run on it, now or before.
     fn keep(&mut self, pos: &Chess, known: [Option<bool>; 2], analysed: bool) {
-        if analysed || self.analysed.contains_key(pos) {
-            if self.analysed.len() >= ANALYSED && !self.analysed.contains_key(pos) {
+        if let Some(k) = self.analysed.get_mut(pos) {
+            *k = known;
+        } else if analysed {
+            if self.analysed.len() >= ANALYSED {
                 self.analysed.clear();
             }
             self.analysed.insert(pos.clone(), known);
