@@ -317,14 +317,12 @@ pub trait Game {
     ) -> Result<(Self::Position, Vec<String>), (usize, String)>;
     /// [`Game::start_position`] without its notes, for a caller that shows
     /// none (the scan, the watch, the scan's diagrams): nothing is
-    /// formatted (a FEN written out again for every FEN-start game was 3%
-    /// of a scan of the shared corpus' first 4 MB).
+    /// formatted (a FEN written out again for every FEN-start game was 5%
+    /// of the instructions of a scan of the shared corpus' first 4 MB).
     fn start_without_notes(
         record: &crate::record::GameRecord<'_>,
         variant: Self::Variant,
-    ) -> Result<Self::Position, (usize, String)> {
-        Self::start_position(record, variant).map(|(pos, _)| pos)
-    }
+    ) -> Result<Self::Position, (usize, String)>;
     /// Full hash of a position.
     fn hash(pos: &Self::Position) -> u64;
     /// Plays the legal move `m`, returning the hash of the new position,
