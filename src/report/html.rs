@@ -108,6 +108,9 @@ fn verdict(r: &ClaimReport, s: &mut String) {
     if let Some(first) = v.reasons.first() {
         let _ = write!(s, "<p>{}</p>", esc(&capital(&first.to_string())));
     }
+    if let Some(how) = super::sign::ended(r) {
+        let _ = write!(s, "<p><b>{}.</b></p>", esc(&how));
+    }
     let _ = writeln!(
         s,
         "<p>Under the {}.</p></header>",

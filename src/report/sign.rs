@@ -8,6 +8,7 @@ use std::fmt::Write;
 use super::ClaimReport;
 use super::diagrams::RecordMove;
 use super::page::esc;
+use crate::claims::GameOverReason;
 use crate::game::Side;
 
 /// What a move of the record is to the claim.
@@ -19,7 +20,13 @@ fn marks(r: &ClaimReport, ply: usize) -> (Vec<&'static str>, Option<String>) {
         class.push("occ");
         note = Some(format!("{}", i + 1));
     }
-    if let Some(i) = v.repetitions_written.iter().position(|&q| q == ply) {
+    // The ply after the claim point in the record is the move played, not
+    // the written one: only the written move (`written`) stands for it.
+    if let Some(i) = v
+        .repetitions_written
+        .iter()
+        .position(|&q| q == ply && q <= v.ply)
+    {
         class.push("occw");
         note = Some(format!("w{}", i + 1));
     }
@@ -117,23 +124,73 @@ fn written(r: &ClaimReport, s: &mut String) {
     }
 }
 
-/// The block the arbiter fills in and signs.
-pub fn block(r: &ClaimReport, s: &mut String) {
+/// How the game had already ended, with its result: "White was
+/// checkmated (5.1.1): Black wins, 0-1", "Drawn by fivefold repetition
+/// (9.6.1): ½-½";
+/// `None` when it had not.
+pub fn ended(r: &ClaimReport) -> Option<String> {
+    let over = r.verdict.game_over.as_ref()?;
+    let draughts = r.game_type == crate::game::GameType::ColumnDraughts;
+    let (win, loss, draw) = if draughts {
+        ("2-0", "0-2", "1-1")
+    } else {
+        ("1-0", "0-1", "½-½")
+    };
+    let lost = |what: &str| {
+        let side = r.diagrams.board(over.ply).map(|b| b.to_move);
+        let result = match side {
+            Some(Side::White) => format!("Black wins, {loss}"),
+            Some(Side::Black) => format!("White wins, {win}"),
+            None => "the player to move lost".to_owned(),
+        };
+        let who = side.map_or("The player to move", Side::title);
+        format!("{who} {what} ({}): {result}", over.article)
+    };
+    let drawn = |how: &str| format!("Drawn by {how} ({}): {draw}", over.article);
+    Some(match over.reason {
+        GameOverReason::Checkmate => lost("was checkmated"),
+        GameOverReason::NoMoves => lost("could not move and lost"),
+        GameOverReason::Stalemate => drawn("stalemate"),
+        GameOverReason::InsufficientMaterial => drawn("insufficient material"),
+        GameOverReason::DeadPosition => drawn("a dead position"),
+        GameOverReason::FivefoldRepetition => drawn("fivefold repetition"),
+        GameOverReason::SeventyFiveMove => drawn("the 75-move rule"),
+    })
+}
+
+/// The decision to tick: upheld or rejected, or, when the game had
+/// already ended, that ending (no claim can change it).
+fn decision(r: &ClaimReport) -> String {
     let v = &r.verdict;
+    if let Some(how) = ended(r) {
+        return format!(
+            "<span class=\"box\"></span>no claim: the game had already ended. {}.",
+            esc(&how)
+        );
+    }
     let penalty = v
         .penalty
         .as_ref()
         .map(|p| format!(" ({})", esc(p.article)))
         .unwrap_or_default();
+    format!(
+        "<span class=\"box\"></span>upheld: the game is drawn \
+         <span class=\"box\"></span>rejected: the game continues{penalty}"
+    )
+}
+
+/// The block the arbiter fills in and signs.
+pub fn block(r: &ClaimReport, s: &mut String) {
+    let v = &r.verdict;
     let _ = writeln!(
         s,
         "<section class=\"sign\"><h2>The arbiter's decision</h2>\
          <table><tr><th>Arbiter</th><td class=\"blank\"></td><th>Time of the claim</th><td class=\"blank\"></td></tr>\
          <tr><th>Clocks at the claim</th><td class=\"blank\">White&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;Black</td><th>Time of the decision</th><td class=\"blank\"></td></tr>\
-         <tr><th>Decision</th><td colspan=\"3\"><span class=\"box\"></span>upheld: the game is drawn \
-         <span class=\"box\"></span>rejected: the game continues{penalty} \
+         <tr><th>Decision</th><td colspan=\"3\">{} \
          <span class=\"legend\">(verify-claim: {})</span></td></tr>\
          <tr><th>Signature</th><td class=\"blank\" colspan=\"3\"></td></tr></table></section>",
+        decision(r),
         if v.valid { "valid" } else { "not valid" },
     );
 }
