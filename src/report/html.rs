@@ -44,7 +44,7 @@ pub fn claim(r: &ClaimReport) -> String {
             r.players.0,
             r.players.1
         ),
-        super::sign::CSS,
+        &format!("{}{}", super::sign::CSS, super::sign::page_boxes(r)),
         &mut s,
     );
     verdict(r, &mut s);

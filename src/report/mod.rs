@@ -7,6 +7,7 @@
 //! - [`html`]: the appeal report, a printable page with board diagrams
 //!   ([`svg`], positions from [`diagrams`]); [`html_scan`] for archives.
 
+pub mod clocks;
 pub mod diagrams;
 pub mod html;
 pub mod html_scan;
@@ -73,6 +74,10 @@ pub struct ClaimReport {
     /// How the tag values were read: `utf-8`, or `latin1` when some were
     /// not UTF-8 (or Latin-1 was asked for).
     pub encoding: &'static str,
+    /// The clocks the record's `[%clk]` comments give at the claim point
+    /// (set by the caller; then the clocks are no longer listed among what
+    /// a record cannot show).
+    pub clocks: Option<clocks::Clocks>,
 }
 
 impl ClaimReport {
@@ -145,9 +150,20 @@ impl ClaimReport {
             verdict,
             notes,
             encoding: "utf-8",
+            clocks: None,
             unverifiable: rules.not_checkable.to_vec(),
             explain: false,
         }
+    }
+
+    /// Sets the clocks the record gives; the clocks leave the list of what
+    /// a record cannot show.
+    pub fn with_clocks(mut self, clocks: Option<clocks::Clocks>) -> ClaimReport {
+        if clocks.is_some() {
+            self.unverifiable.retain(|n| !n.starts_with("the clocks"));
+        }
+        self.clocks = clocks;
+        self
     }
 
     /// The claim as `verify-claim claim --format json` prints it

@@ -113,6 +113,14 @@ fn heading(r: &ClaimReport, s: &mut String) {
         (None, Some(w)) if v.wrong_side() => writeln!(s, " (written: {w})."),
         _ => writeln!(s, "; no move written."),
     };
+    if let Some(c) = &r.clocks {
+        let _ = writeln!(
+            s,
+            "Clocks at the claim, from {}: {}.",
+            c.source,
+            c.words(r.to_move)
+        );
+    }
 }
 
 /// Where and how the game had ended before the claim point.
