@@ -12,7 +12,8 @@ use crate::claims::GameOverReason;
 use crate::game::Side;
 
 /// What a move of the record is to the claim.
-fn marks(r: &ClaimReport, ply: usize) -> (Vec<&'static str>, Option<String>) {
+/// `played` is the record's move to that ply (none at the start).
+fn marks(r: &ClaimReport, ply: usize, played: Option<&str>) -> (Vec<&'static str>, Option<String>) {
     let v = &r.verdict;
     let mut class = Vec::new();
     let mut note = None;
@@ -20,12 +21,15 @@ fn marks(r: &ClaimReport, ply: usize) -> (Vec<&'static str>, Option<String>) {
         class.push("occ");
         note = Some(format!("{}", i + 1));
     }
-    // The ply after the claim point in the record is the move played, not
-    // the written one: only the written move (`written`) stands for it.
+    // The ply after the claim point is the written move's (`written`);
+    // the move played there shares its label only when it is that move
+    // (the same position).
+    let same_as_written = ply <= v.ply
+        || (played.is_some() && played == v.written_move.as_deref() && !v.wrong_side());
     if let Some(i) = v
         .repetitions_written
         .iter()
-        .position(|&q| q == ply && q <= v.ply)
+        .position(|&q| q == ply && same_as_written)
     {
         class.push("occw");
         note = Some(format!("w{}", i + 1));
@@ -69,7 +73,7 @@ pub fn record(r: &ClaimReport, s: &mut String) {
     if d.record_cut {
         let _ = write!(s, "… (from ply {}) ", first.ply);
     } else {
-        let (class, note) = marks(r, 0);
+        let (class, note) = marks(r, 0, None);
         if let Some(n) = note {
             let _ = write!(
                 s,
@@ -84,7 +88,7 @@ pub fn record(r: &ClaimReport, s: &mut String) {
             written(r, s);
             written_done = true;
         }
-        let (class, note) = marks(r, m.ply);
+        let (class, note) = marks(r, m.ply, Some(&m.notation));
         let _ = write!(
             s,
             "<span class=\"m {}\">{}{}{}</span> ",

@@ -1,0 +1,186 @@
+//! The appeal report as the arbiter signs it (issue 39): printed by
+//! headless Chromium to A4 and read back page by page. Without Chromium or
+//! poppler-utils these tests show as ignored (CI installs both).
+
+mod common;
+
+use common::harness::SHARED;
+use common::printed::{PRINTING, Printed, print};
+use common::{run, run_with_stdin};
+
+const TWIC: &str = "../shared/corpus/twic/twic1599_1000k.pgn";
+const LICHESS: &str = "../shared/corpus/lichess/lichess_db_1000k.pgn";
+
+/// The report of a claim, printed.
+fn report(name: &str, args: &[&str], stdin: Option<&str>) -> Printed {
+    let mut a = args.to_vec();
+    a.extend(["--format", "html"]);
+    let r = run_with_stdin(&a, stdin.map(str::as_bytes));
+    assert!(r.status == 0 || r.status == 1, "{name}: {}", r.stderr);
+    print(name, &r.stdout)
+}
+
+/// The record paragraph's moves, each with its occurrence label, as the
+/// reader sees them ("4...e5", "4...Ng8 w3").
+fn record_moves(dom: &str) -> Vec<String> {
+    let record = dom
+        .split("<p class=\"record\">")
+        .nth(1)
+        .and_then(|t| t.split("</p>").next())
+        .expect("the record paragraph");
+    record
+        .split("<span class=\"m")
+        .skip(1)
+        .map(|m| {
+            let inner = m.split_once('>').map_or("", |(_, t)| t);
+            let inner = inner.split("</span>").next().unwrap_or("");
+            inner.replace("<sup>", " ").replace("</sup>", "")
+        })
+        .collect()
+}
+
+/// Item 1: only the written move carries the written occurrence; the move
+/// played after the claim point is no occurrence.
+fn occurrence_labels_only_on_the_positions_counted() {
+    let pgn = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 e5 5. Nf3 *\n";
+    let p = report(
+        "labels",
+        &["-", "--after", "4.Ng1", "--move", "Ng8"],
+        Some(pgn),
+    );
+    let moves = record_moves(&p.dom);
+    assert!(moves.contains(&"4...Ng8 w3".to_owned()), "{moves:?}");
+    assert!(moves.contains(&"4...e5".to_owned()), "{moves:?}");
+    let p = report(
+        "labels-twic",
+        &[TWIC, "--game", "344", "--ply", "194", "--move", "Qb1"],
+        None,
+    );
+    let moves = record_moves(&p.dom);
+    assert!(moves.contains(&"98.Qb1 w1".to_owned()), "{moves:?}");
+    assert!(moves.contains(&"98.Kd6".to_owned()), "{moves:?}");
+    // The move played after the claim point is the written move: the same
+    // position, the same label.
+    let p = report(
+        "labels-same",
+        &["fixtures/chess/fifty-fen-clock.pgn", "--ply", "9", "--move", "Kb5"],
+        None,
+    );
+    let moves = record_moves(&p.dom);
+    let same = moves.iter().filter(|m| *m == "64...Kb5 w1").count();
+    assert_eq!(same, 2, "{moves:?}");
+}
+
+/// Item 2: a game that had ended says how, with its result, and the block
+/// offers no "the game continues".
+fn an_ended_game_is_no_claim_to_decide() {
+    for (name, args, how) in [
+        (
+            "ended-mate",
+            vec!["fixtures/chess/fools-mate.pgn"],
+            "White was checkmated (5.1.1): Black wins, 0-1",
+        ),
+        (
+            "ended-fivefold",
+            vec![TWIC, "--game", "44"],
+            "Drawn by fivefold repetition (9.6.1): ½-½",
+        ),
+    ] {
+        let p = report(name, &args, None);
+        let text = p.pages.join("\n");
+        let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let headline = p.dom.split("</header>").next().unwrap_or("");
+        assert!(headline.contains(how), "{name}: headline: {headline}");
+        let decision = p
+            .dom
+            .split("<th>Decision</th>")
+            .nth(1)
+            .and_then(|t| t.split("</td>").next())
+            .expect("the decision cell");
+        assert!(
+            decision.contains(&format!("no claim: the game had already ended. {how}.")),
+            "{name}: {decision}"
+        );
+        assert!(!flat.contains("game continues"), "{name}: {flat}");
+        assert!(!flat.contains("upheld"), "{name}: {flat}");
+    }
+}
+
+/// Item 3: every printed page names the game and says which page it is.
+fn every_page_names_the_game() {
+    let p = report(
+        "pages",
+        &["fixtures/chess/threefold-written.pgn", "--move", "Ng8"],
+        None,
+    );
+    assert_eq!(p.pages.len(), 2, "the report's pages");
+    for (i, page) in p.pages.iter().enumerate() {
+        let flat: String = page.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("White Player – Black Player, Fixture: threefold only with the written move, round 5"),
+            "page {}: {flat}",
+            i + 1
+        );
+        assert!(
+            flat.contains(&format!("page {}/2", i + 1)),
+            "page {}: {flat}",
+            i + 1
+        );
+    }
+    // The second page holds the decision block: it is that game's.
+    assert!(p.pages[1].contains("The arbiter's decision"));
+}
+
+/// Item 4: the clocks the record gives at the claim point, in every format,
+/// with their source; not "not checkable".
+fn the_clocks_the_record_gives() {
+    let args = [LICHESS, "--game", "94", "--ply", "29", "--move", "Qa2"];
+    let text = run(&args).stdout;
+    assert!(
+        text.contains("Clocks at the claim, from the record's [%clk] comments: White 0:02:32 after 15.Ra1, Black 0:02:35 after 14...Qa3 (running since)."),
+        "{text}"
+    );
+    assert!(!text.contains("not checkable from a record: the clocks"), "{text}");
+    let (_, v) = common::json(&args);
+    assert_eq!(v["clocks"]["white"]["clock"], "0:02:32");
+    assert_eq!(v["clocks"]["black"]["move"], "14...Qa3");
+    assert_eq!(v["clocks"]["source"], "the record's [%clk] comments");
+    let p = report("clocks", &args, None);
+    let block = p.dom.split("The arbiter's decision").nth(1).expect("the block");
+    let cell = block
+        .split("<th>Clocks at the claim</th>")
+        .nth(1)
+        .and_then(|t| t.split("</td>").next())
+        .expect("the clocks' cell");
+    assert!(cell.contains("White <b class=\"clk\">0:02:32</b>"), "{cell}");
+    assert!(cell.contains("Black <b class=\"clk\">0:02:35</b>"), "{cell}");
+    assert!(cell.contains("from the record's [%clk] comments"), "{cell}");
+    // A record without clocks: the cell is blank and the report says so.
+    let (_, v) = common::json(&["fixtures/chess/threefold-written.pgn", "--move", "Ng8"]);
+    assert!(v.get("clocks").is_none(), "{v}");
+}
+
+/// Item 7: a ten-move claim with one diagram each side prints on one page.
+fn a_short_claim_fits_one_page() {
+    let p = report(
+        "one-page",
+        &[
+            "fixtures/chess/fifty-fen-clock.pgn",
+            "--ply",
+            "9",
+            "--move",
+            "Kb5",
+        ],
+        None,
+    );
+    assert_eq!(p.pages.len(), 1, "{:?}", p.pages);
+    assert!(p.pages[0].contains("Signature"));
+}
+
+verify_claim_tests_main! {
+    occurrence_labels_only_on_the_positions_counted: [PRINTING, SHARED],
+    an_ended_game_is_no_claim_to_decide: [PRINTING, SHARED],
+    every_page_names_the_game: [PRINTING],
+    the_clocks_the_record_gives: [PRINTING, SHARED],
+    a_short_claim_fits_one_page: [PRINTING],
+}
