@@ -468,7 +468,11 @@ mod tests {
         // 2023 blitz: the regime decides, and the text says which article
         // tells it.
         let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Blitz), None, false);
-        assert!(p.text.contains("the event's regulations say which (B.4)"), "{}", p.text);
+        assert!(
+            p.text.contains("the event's regulations say which (B.4)"),
+            "{}",
+            p.text
+        );
     }
 
     #[test]

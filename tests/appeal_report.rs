@@ -63,7 +63,13 @@ fn occurrence_labels_only_on_the_positions_counted() {
     // position, the same label.
     let p = report(
         "labels-same",
-        &["fixtures/chess/fifty-fen-clock.pgn", "--ply", "9", "--move", "Kb5"],
+        &[
+            "fixtures/chess/fifty-fen-clock.pgn",
+            "--ply",
+            "9",
+            "--move",
+            "Kb5",
+        ],
         None,
     );
     let moves = record_moves(&p.dom);
@@ -140,20 +146,33 @@ fn the_clocks_the_record_gives() {
         text.contains("Clocks at the claim, from the record's [%clk] comments: White 0:02:32 after 15.Ra1, Black 0:02:35 after 14...Qa3 (running since)."),
         "{text}"
     );
-    assert!(!text.contains("not checkable from a record: the clocks"), "{text}");
+    assert!(
+        !text.contains("not checkable from a record: the clocks"),
+        "{text}"
+    );
     let (_, v) = common::json(&args);
     assert_eq!(v["clocks"]["white"]["clock"], "0:02:32");
     assert_eq!(v["clocks"]["black"]["move"], "14...Qa3");
     assert_eq!(v["clocks"]["source"], "the record's [%clk] comments");
     let p = report("clocks", &args, None);
-    let block = p.dom.split("The arbiter's decision").nth(1).expect("the block");
+    let block = p
+        .dom
+        .split("The arbiter's decision")
+        .nth(1)
+        .expect("the block");
     let cell = block
         .split("<th>Clocks at the claim</th>")
         .nth(1)
         .and_then(|t| t.split("</td>").next())
         .expect("the clocks' cell");
-    assert!(cell.contains("White <b class=\"clk\">0:02:32</b>"), "{cell}");
-    assert!(cell.contains("Black <b class=\"clk\">0:02:35</b>"), "{cell}");
+    assert!(
+        cell.contains("White <b class=\"clk\">0:02:32</b>"),
+        "{cell}"
+    );
+    assert!(
+        cell.contains("Black <b class=\"clk\">0:02:35</b>"),
+        "{cell}"
+    );
     assert!(cell.contains("from the record's [%clk] comments"), "{cell}");
     // A record without clocks: the cell is blank and the report says so.
     let (_, v) = common::json(&["fixtures/chess/threefold-written.pgn", "--move", "Ng8"]);
@@ -177,7 +196,39 @@ fn a_short_claim_fits_one_page() {
     assert!(p.pages[0].contains("Signature"));
 }
 
+/// Item 8: `--explain` shows at most 20 moves of a helpmate after the
+/// record, and says how many plies follow.
+fn helpmates_an_arbiter_can_follow() {
+    let r = run(&["fixtures/chess/castling-lost.pgn", "--explain"]);
+    let lines: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("(helpmate)"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    for line in lines {
+        let shown = line
+            .split("(helpmate) ")
+            .nth(1)
+            .and_then(|t| t.split(" … ").next())
+            .unwrap_or("");
+        let numbers = shown.split(' ').filter(|m| m.contains('.')).count();
+        assert!(numbers <= 20, "{numbers} moves shown: {line}");
+        assert!(
+            line.contains(" more plies (the whole line in --format json, ending in "),
+            "{line}"
+        );
+    }
+    // The whole line stays in the JSON report.
+    let (_, v) = common::json(&["fixtures/chess/castling-lost.pgn"]);
+    let whole = v["dead_check"]["helpmates"]["white"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert!(whole > 40, "{whole}");
+}
+
 verify_claim_tests_main! {
+    helpmates_an_arbiter_can_follow,
     occurrence_labels_only_on_the_positions_counted: [PRINTING, SHARED],
     an_ended_game_is_no_claim_to_decide: [PRINTING, SHARED],
     every_page_names_the_game: [PRINTING],

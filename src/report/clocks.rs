@@ -104,7 +104,10 @@ mod tests {
         let replay = Replay::<ChessGame>::new(start, &record.moves).expect("legal");
         let c = at(&replay, text.as_bytes(), record.end, 3).expect("clocks");
         assert_eq!(c.white.as_ref().map(|r| r.clock.as_str()), Some("0:02:51"));
-        assert_eq!(c.black.as_ref().map(|r| (r.clock.as_str(), r.ply)), Some(("0:02:58", 2)));
+        assert_eq!(
+            c.black.as_ref().map(|r| (r.clock.as_str(), r.ply)),
+            Some(("0:02:58", 2))
+        );
         assert_eq!(
             c.words(Side::Black),
             "White 0:02:51 after 2.Nf3, Black 0:02:58 after 1...e5 (running since)"

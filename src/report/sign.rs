@@ -166,7 +166,8 @@ pub fn ended(r: &ClaimReport) -> Option<String> {
 /// record's `[%clk]` comments give (the source said under it).
 fn clocks(r: &ClaimReport) -> String {
     let Some(c) = &r.clocks else {
-        return "White&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;Black".to_owned();
+        return "White&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;Black"
+            .to_owned();
     };
     let one = |side: Side, reading: &Option<super::clocks::Reading>| {
         let clock = reading.as_ref().map_or("–", |x| x.clock.as_str());

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{ClaimReport, numbered_line};
+use super::ClaimReport;
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
 
@@ -325,9 +325,8 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
             Win::Yes { helpmate } if helpmate.is_empty() => writeln!(s, "  {name} has {done}."),
             Win::Yes { helpmate } => writeln!(
                 s,
-                "  {name} can still {mate}, e.g. (helpmate) {}{}",
-                numbered_line(r.move_number, r.to_move, helpmate),
-                crate::report::line_end(end)
+                "  {name} can still {mate}, e.g. (helpmate) {}",
+                crate::report::helpmate_shown(r.move_number, r.to_move, helpmate, end),
             ),
             Win::No => writeln!(s, "  {name} cannot {mate} by any sequence of legal moves."),
             Win::Undetermined => writeln!(s, "  {name}: undetermined."),
