@@ -464,7 +464,8 @@ mod tests {
     /// where fivefold repetition or the 75-move rule ended it.
     #[test]
     fn no_claim_once_an_automatic_draw_ended_the_game() {
-        let kinds = |pgn: &str| -> Vec<Kind> { scan(pgn, None).into_iter().map(|(k, _)| k).collect() };
+        let kinds =
+            |pgn: &str| -> Vec<Kind> { scan(pgn, None).into_iter().map(|(k, _)| k).collect() };
         // 150 plies in the FEN's clock at ply 0.
         let pgn = "[FEN \"8/8/8/4k3/8/8/4K3/4R3 w - - 150 60\"]\n\n60. Kd2 Kd5 *\n";
         let got = kinds(pgn);
@@ -486,7 +487,10 @@ mod tests {
             .filter(|f| f.kind == Kind::ThreefoldClaimable)
             .map(|f| f.ply)
             .collect();
-        assert!(!claims.is_empty() && claims.iter().all(|&p| p < end), "{claims:?} vs {end}");
+        assert!(
+            !claims.is_empty() && claims.iter().all(|&p| p < end),
+            "{claims:?} vs {end}"
+        );
     }
 
     #[test]
