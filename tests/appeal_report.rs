@@ -227,7 +227,63 @@ fn helpmates_an_arbiter_can_follow() {
     assert!(whole > 40, "{whole}");
 }
 
+/// Item 18: the README's print command, run as the README says, writes
+/// the PDF, also as root (where Chromium needs `--no-sandbox`, which the
+/// README must say).
+fn the_readmes_print_command_prints() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let (before, after) = readme
+        .split_once("    chromium --headless")
+        .expect("the README's print command");
+    let line = format!(
+        "chromium --headless{}",
+        after.lines().next().unwrap_or_default()
+    );
+    let note = after.split("\n\n").nth(1).unwrap_or_default();
+    assert!(
+        note.contains("root") && note.contains("--no-sandbox"),
+        "the README does not say what root needs: {note}"
+    );
+    assert!(before.contains("--format html > claim.html"));
+    let dir = common::Scratch::new("readme-print");
+    let html = dir.file(
+        "claim.html",
+        run(&["fixtures/chess/castling-lost.pgn", "--format", "html"])
+            .stdout
+            .as_bytes(),
+    );
+    let pdf = dir.join("claim.pdf");
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let chrome = common::printed::find_chromium().expect("Chromium");
+    let mut cmd = std::process::Command::new(chrome);
+    for word in line.split_whitespace().skip(1) {
+        match word {
+            "claim.html" => cmd.arg(&html),
+            w if w.starts_with("--print-to-pdf=") => {
+                cmd.arg(format!("--print-to-pdf={}", pdf.display()))
+            }
+            w => cmd.arg(w),
+        };
+    }
+    if root {
+        cmd.arg("--no-sandbox");
+    }
+    cmd.arg(format!("--user-data-dir={}", dir.join("profile").display()));
+    let out = cmd.output().expect("run chromium");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&pdf).expect("the PDF");
+    assert!(bytes.starts_with(b"%PDF"));
+}
+
 verify_claim_tests_main! {
+    the_readmes_print_command_prints: [PRINTING],
     helpmates_an_arbiter_can_follow,
     occurrence_labels_only_on_the_positions_counted: [PRINTING, SHARED],
     an_ended_game_is_no_claim_to_decide: [PRINTING, SHARED],
