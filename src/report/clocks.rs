@@ -100,7 +100,7 @@ mod tests {
         let text = "1. e4 {[%clk 0:03:00]} e5 {[%clk 0:02:58]} 2. Nf3 {[%clk 0:02:51]} Nc6 *";
         let mut reader = crate::record::pgn::Reader::new(text.as_bytes(), Default::default());
         let record = reader.next_game().expect("a game").expect("the record");
-        let start = ChessGame::start_without_notes(&record, Default::default()).expect("a start");
+        let start = ChessGame::start_without_notes(&record, ()).expect("a start");
         let replay = Replay::<ChessGame>::new(start, &record.moves).expect("legal");
         let c = at(&replay, text.as_bytes(), record.end, 3).expect("clocks");
         assert_eq!(c.white.as_ref().map(|r| r.clock.as_str()), Some("0:02:51"));
