@@ -271,7 +271,7 @@ fn claim_reports_render() {
             "--claim",
             "unchanged-material",
         ],
-        2,
+        1,
     );
 }
 
