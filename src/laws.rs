@@ -328,18 +328,23 @@ impl Rulebook {
             Edition::Fide2014 => ("9.5.b", 2),
             Edition::Fide2018 | Edition::Fide2023 => ("9.5.3", 2),
         };
-        // One minute in faster play: blitz from 2018 (Appendix B.2), rapid
-        // from 2023 (Appendix A.3) and blitz through B.3, which applies A.3
-        // unless the event applies B.2 (the Competition Rules, one arbiter
-        // per game). The 2014 Appendix B could not be confirmed.
+        // One minute in faster play. Blitz, 2014 and 2018: Appendix B.2
+        // ("one minute instead of two minutes"), whether the event applies
+        // the Competition Rules (B.3) or the rapid laws (B.4 to A.2 and
+        // A.4, which leave 9.5 alone). Rapid, 2023: A.3, in both regimes.
+        // Blitz, 2023: B.2 applies the Competition Rules (two minutes,
+        // 9.5.3) when one arbiter supervises each game; otherwise B.3 sends
+        // it to A.3 (one minute); B.4: the event's regulations say which.
         let fast = match edition {
-            Edition::Fide2018 => Some(("B.2", "blitz", [TimeClass::Blitz].as_slice())),
+            Edition::Fide2014 | Edition::Fide2018 => {
+                Some(("B.2", "blitz", [TimeClass::Blitz].as_slice()))
+            }
             Edition::Fide2023 => Some((
                 "A.3",
                 "rapid and blitz",
                 [TimeClass::Rapid, TimeClass::Blitz].as_slice(),
             )),
-            _ => None,
+            Edition::Fide2009 => None,
         };
         let words = |n: u32| {
             if n == 1 {
@@ -353,7 +358,7 @@ impl Rulebook {
                 article: "A.3",
                 minutes_added: Some(1),
                 text: format!(
-                    "{article} with Appendix B.3 and A.3: the arbiter adds one minute to the opponent's time (two where the event applies Appendix B.2, the Competition Rules){play}"
+                    "{article} with Appendix B.3 and A.3: the arbiter adds one minute to the opponent's time; two minutes ({article}) where the event applies Appendix B.2 (one arbiter supervising each game): the event's regulations say which (B.4){play}"
                 ),
             },
             (Some(tc), Some((app, _, classes))) if classes.contains(&tc) => Penalty {
@@ -370,14 +375,6 @@ impl Rulebook {
                     "{article}: the arbiter adds {} to the opponent's time ({} in {which} games, Appendix {app}; the record has no TimeControl tag){play}",
                     words(standard),
                     words(1)
-                ),
-            },
-            (Some(TimeClass::Blitz), None) if edition == Edition::Fide2014 => Penalty {
-                article,
-                minutes_added: Some(standard),
-                text: format!(
-                    "{article}: the arbiter adds {} to the opponent's time (in blitz the 2014 Appendix B may make it one: not confirmed from a transcript){play}",
-                    words(standard)
                 ),
             },
             _ => Penalty {
@@ -458,8 +455,24 @@ mod tests {
         );
         let p = Rulebook::fide(Edition::Fide2018).penalty(Some(TimeClass::Blitz), None, false);
         assert_eq!((p.article, p.minutes_added), ("B.2", Some(1)));
+        // 2014: one minute in blitz (B.2), two in rapid (Appendix A has no
+        // such article); the text says nothing left unconfirmed.
         let p = Rulebook::fide(Edition::Fide2014).penalty(Some(TimeClass::Blitz), None, false);
+        assert_eq!((p.article, p.minutes_added), ("B.2", Some(1)));
+        assert_eq!(
+            p.text,
+            "9.5.b with Appendix B.2: the arbiter adds one minute to the opponent's time; the game continues"
+        );
+        let p = Rulebook::fide(Edition::Fide2014).penalty(Some(TimeClass::Rapid), None, false);
         assert_eq!((p.article, p.minutes_added), ("9.5.b", Some(2)));
+        // 2023 blitz: the regime decides, and the text says which article
+        // tells it.
+        let p = Rulebook::fide(Edition::Fide2023).penalty(Some(TimeClass::Blitz), None, false);
+        assert!(
+            p.text.contains("the event's regulations say which (B.4)"),
+            "{}",
+            p.text
+        );
     }
 
     #[test]

@@ -94,6 +94,8 @@ enum Work {
         file: Arc<str>,
         games: usize,
         plies: usize,
+        /// Bytes of the chunk's text.
+        text_bytes: u64,
         /// Line ends in the chunk; the findings' lines count from 1 within it.
         lines: u32,
         findings: Vec<Placed>,
@@ -173,6 +175,8 @@ pub struct Summary {
     pub plies: usize,
     /// Bytes read from the inputs (compressed bytes for a compressed one).
     pub bytes: u64,
+    /// Bytes of text scanned (decompressed): the games' text as read.
+    pub text_bytes: u64,
     /// Line ends in the games read (for a [`Source::Range`]: how far the
     /// next range's lines move on).
     pub lines: u64,
@@ -237,8 +241,12 @@ pub(crate) fn analyse_chunk(
                 {
                     panic!("{DEBUG_PANIC} is set and this game's Event is {event:?}");
                 }
-                plies += rec.moves.len();
                 let findings = scan_record(&rec, how.options);
+                // Plies as replayed: a game that fails stops at its error.
+                plies += findings
+                    .iter()
+                    .find(|f| matches!(f.kind, Kind::ParseError | Kind::IllegalMove))
+                    .map_or(rec.moves.len(), |f| f.ply);
                 if !findings.is_empty() {
                     let drawn = if how.boards {
                         let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();

@@ -84,6 +84,35 @@ fn queries(sub: &str) -> Vec<Query> {
     out
 }
 
+/// A file as the first word is a claim (`verify-claim game.pgn --move
+/// Nf3`, the README's main use): files are offered as the first word, with
+/// the subcommands, and after a file each of `claim`'s options and values.
+fn file_first_queries() -> Vec<Query> {
+    const FILE: &str = "fixtures/chess/fools-mate.pgn";
+    let mut out = vec![
+        Query {
+            words: vec!["verify-claim".into()],
+            current: "fixtures/chess/fools".into(),
+            expected: vec![FILE.into()],
+        },
+        Query {
+            words: vec!["verify-claim".into()],
+            current: "sc".into(),
+            expected: vec!["scan".into()],
+        },
+    ];
+    for q in queries("claim") {
+        let mut words = q.words;
+        words[1] = FILE.into();
+        out.push(Query {
+            words,
+            current: q.current,
+            expected: q.expected,
+        });
+    }
+    out
+}
+
 fn installed(shell: &str) -> bool {
     Command::new(shell)
         .args(["-c", "exit 0"])
@@ -199,17 +228,23 @@ fn check(shell: &'static str) -> Result<(), Failed> {
     let dir = scratch.path();
     let script = script(shell, dir);
     let mut missing = Vec::new();
-    for sub in SUBCOMMANDS {
-        for q in queries(sub) {
-            let offered = complete(shell, &script, &q)?;
-            for e in &q.expected {
-                if !offered.contains(e) {
-                    missing.push(format!(
-                        "`{} {}` does not offer {e} (offers {offered:?})",
-                        q.words.join(" "),
-                        q.current
-                    ));
-                }
+    let all = SUBCOMMANDS
+        .iter()
+        .flat_map(|sub| queries(sub))
+        .chain(file_first_queries());
+    for q in all {
+        let offered = complete(shell, &script, &q)?;
+        for e in &q.expected {
+            // zsh offers a file's last part after the folder typed.
+            let found = offered
+                .iter()
+                .any(|o| o == e || e.ends_with(&format!("/{o}")));
+            if !found {
+                missing.push(format!(
+                    "`{} {}` does not offer {e} (offers {offered:?})",
+                    q.words.join(" "),
+                    q.current
+                ));
             }
         }
     }

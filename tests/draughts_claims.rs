@@ -125,7 +125,7 @@ fn a_loss_on_time_stands_when_only_the_winner_cannot_win() {
     let r = run(&["scan", &fx("flag-fall.pdn"), "--format", "jsonl"]);
     assert_eq!(r.status, 0, "{}", r.stdout);
     assert_eq!(r.stdout, "", "no finding: the result stands");
-    assert!(r.stderr.contains("scanned 1 games"), "{}", r.stderr);
+    assert!(r.stderr.contains("scanned 1 game ("), "{}", r.stderr);
 }
 
 /// `--min-draw-moves` is the event's rule in column draughts: the seed has

@@ -249,7 +249,7 @@ fn claim_reports_render() {
             "--move",
             "Kb5",
         ],
-        2,
+        1,
     );
     // A near miss by en passant; an incorrect claim (the penalty).
     claim_case(&chrome, "en-passant", &[&fx("chess/ep-legal.pgn")], 2);
@@ -271,7 +271,7 @@ fn claim_reports_render() {
             "--claim",
             "unchanged-material",
         ],
-        2,
+        1,
     );
 }
 

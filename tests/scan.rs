@@ -441,7 +441,42 @@ fn unreadable_directory_is_an_input_error() {
     assert!(r.stdout.contains("ok.pgn"));
 }
 
+/// The summary's numbers: plurals, the plies replayed (a game that fails
+/// at its first move replays none), and MB/s of the text scanned, with the
+/// compressed size beside it for compressed input.
+fn summary_numbers_say_what_was_scanned() {
+    let summary = |r: &common::Run| {
+        r.stderr
+            .lines()
+            .find(|l| l.starts_with("scanned "))
+            .unwrap_or_else(|| panic!("no summary: {}", r.stderr))
+            .to_owned()
+    };
+    let r = run_with_stdin(&["scan", "-"], Some(b"x\n"));
+    let line = summary(&r);
+    assert!(line.starts_with("scanned 1 game (0 plies) in "), "{line}");
+    assert!(line.contains(" MB/s of text; "), "{line}");
+    // A game that fails at ply 2 replayed 2 plies.
+    let pgn = b"1. e4 e5 2. Ke3 *\n";
+    let line = summary(&run_with_stdin(&["scan", "-"], Some(pgn)));
+    assert!(line.starts_with("scanned 1 game (2 plies) in "), "{line}");
+    // Compressed: the rate is of the text, the compressed size beside it.
+    let text = std::fs::read(KINDS).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&text).unwrap();
+    let gz = gz.finish().unwrap();
+    let file = common::temp_file("kinds.pgn.gz", &gz);
+    let r = run(&["scan", file.as_str()]);
+    let line = summary(&r);
+    let compressed = format!(
+        " MB/s of text ({:.1} MB compressed); ",
+        gz.len() as f64 / 1e6
+    );
+    assert!(line.contains(&compressed), "{line}");
+}
+
 verify_claim_tests_main! {
+    summary_numbers_say_what_was_scanned,
     every_finding_kind_with_its_place,
     automatic_draws_and_counts_from_the_chess_fixtures,
     all_output_formats,

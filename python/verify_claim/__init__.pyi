@@ -61,7 +61,21 @@ class DeadCheck(TypedDict):
     black_can_win: Optional[bool]
     helpmates: Helpmates
 
-class ClaimResult(TypedDict):
+class ClockReading(TypedDict):
+    clock: str
+    ply: int
+    move: str
+
+class Clocks(TypedDict):
+    white: Optional[ClockReading]
+    black: Optional[ClockReading]
+    source: str
+
+class _ClaimClocks(TypedDict, total=False):
+    # Only when the record has [%clk] comments.
+    clocks: Clocks
+
+class ClaimResult(_ClaimClocks):
     """``verify-claim claim --format json`` (see the README's "JSON output")."""
     file: str
     game: int

@@ -314,7 +314,9 @@ fn decide_game<G: Game>(
     let at = replay.position(ply);
     verdict.dead_check = verdict.dead_check.shown::<G>(&at);
     let tags = tags_of(record);
-    let mut report = ClaimReport::new(&input.name, index, &rules, tags, &replay, verdict, notes);
+    let clocks = crate::report::clocks::at(&replay, &input.bytes, record.end, ply);
+    let mut report = ClaimReport::new(&input.name, index, &rules, tags, &replay, verdict, notes)
+        .with_clocks(clocks);
     report.date = record
         .tag("Date")
         .filter(|d| !d.is_empty() && !d.starts_with('?'))

@@ -460,6 +460,39 @@ mod tests {
         );
     }
 
+    /// 9.6.1 and 9.6.2 end the game at once: no claim at or after the ply
+    /// where fivefold repetition or the 75-move rule ended it.
+    #[test]
+    fn no_claim_once_an_automatic_draw_ended_the_game() {
+        let kinds =
+            |pgn: &str| -> Vec<Kind> { scan(pgn, None).into_iter().map(|(k, _)| k).collect() };
+        // 150 plies in the FEN's clock at ply 0.
+        let pgn = "[FEN \"8/8/8/4k3/8/8/4K3/4R3 w - - 150 60\"]\n\n60. Kd2 Kd5 *\n";
+        let got = kinds(pgn);
+        assert!(got.contains(&Kind::SeventyFiveMove), "{got:?}");
+        assert!(!got.contains(&Kind::FiftyMoveClaimable), "{got:?}");
+        // Fivefold: the threefold claim comes before it, none at or after.
+        let pgn = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                   7. Nf3 Nf6 8. Ng1 Ng8 9. Nf3 *\n";
+        let mut reader = Reader::new(pgn.as_bytes(), Encoding::Utf8);
+        let record = reader.next_game().and_then(Result::ok).expect("the record");
+        let found = scan_record(&record, &ScanOptions::default());
+        let end = found
+            .iter()
+            .find(|f| f.kind == Kind::FivefoldRepetition)
+            .map(|f| f.ply)
+            .expect("fivefold");
+        let claims: Vec<usize> = found
+            .iter()
+            .filter(|f| f.kind == Kind::ThreefoldClaimable)
+            .map(|f| f.ply)
+            .collect();
+        assert!(
+            !claims.is_empty() && claims.iter().all(|&p| p < end),
+            "{claims:?} vs {end}"
+        );
+    }
+
     #[test]
     fn moves_after_the_end_are_counted_in_words() {
         // Insufficient material from the start, then one more move.

@@ -292,21 +292,29 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     })
 }
 
-/// "scanned N games (M plies) in S s: ... findings: kind n, ..."
+/// "scanned N games (M plies) in S s: ... findings: kind n, ...": the
+/// plies replayed, the rate in MB of text scanned per second (for
+/// compressed input, the compressed MB read beside it).
 fn summary_line(summary: &Summary) -> String {
+    use crate::claims::words::count;
     let kinds: Vec<String> = summary
         .by_kind
         .iter()
         .map(|(k, n)| format!("{} {n}", k.name()))
         .collect();
     let secs = summary.seconds.max(1e-9);
+    let compressed = if summary.bytes != summary.text_bytes && summary.bytes > 0 {
+        format!(" ({:.1} MB compressed)", summary.bytes as f64 / 1e6)
+    } else {
+        String::new()
+    };
     format!(
-        "scanned {} games ({} plies) in {:.2} s: {:.0} games/s, {:.1} MB/s; findings: {}",
-        summary.games,
-        summary.plies,
+        "scanned {} ({}) in {:.2} s: {:.0} games/s, {:.1} MB/s of text{compressed}; findings: {}",
+        count(summary.games, "game", "games"),
+        count(summary.plies, "ply", "plies"),
         summary.seconds,
         summary.games as f64 / secs,
-        summary.bytes as f64 / secs / 1e6,
+        summary.text_bytes as f64 / secs / 1e6,
         if kinds.is_empty() {
             "none".to_owned()
         } else {

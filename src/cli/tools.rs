@@ -105,17 +105,138 @@ pub fn completions(shell: Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut super::command(), "verify-claim", &mut out);
     let script = String::from_utf8_lossy(&out).into_owned();
-    if shell == Shell::Bash {
-        // clap_complete 4.6 names the `case` branches of a hyphenated
-        // binary `verify__subcmd__claim__...` but sets `cmd` to
-        // `verify__claim__...`, so no branch matched and nothing after the
-        // subcommand completed: the branches get the name `cmd` is given.
-        return script.replace("verify__subcmd__claim", "verify__claim");
+    let names = subcommand_names();
+    match shell {
+        Shell::Bash => {
+            // clap_complete 4.6 names the `case` branches of a hyphenated
+            // binary `verify__subcmd__claim__...` but sets `cmd` to
+            // `verify__claim__...`, so no branch matched and nothing after
+            // the subcommand completed: the branches get the name `cmd` is
+            // given.
+            script.replace("verify__subcmd__claim", "verify__claim") + &bash_file_first(&names)
+        }
+        Shell::Zsh => zsh_file_first(&script, &names),
+        Shell::Fish => {
+            script.clone() + &fish_positional_values() + &fish_file_first(&script, &names)
+        }
+        _ => script,
     }
-    if shell == Shell::Fish {
-        return script + &fish_positional_values();
+}
+
+/// The subcommands and `help`, space-separated: a first word that is none
+/// of them (nor an option) is a claim's record (`verify-claim game.pgn`).
+fn subcommand_names() -> String {
+    let cmd = super::command();
+    let mut names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
+    names.push("help");
+    names.join(" ")
+}
+
+// clap_complete knows subcommands, not a default one: the scripts below,
+// written by hand for that reason, complete files as the first word (with
+// the subcommands) and, after a file, what `claim` completes.
+
+/// bash: a wrapper around clap's function that reads `FILE ...` as
+/// `claim FILE ...`, and adds files to the first word's subcommands.
+fn bash_file_first(names: &str) -> String {
+    format!(
+        r#"
+# A file as the first word is a claim (verify-claim game.pgn --move Nf3).
+_verify__claim__file__first() {{
+    local first="${{COMP_WORDS[1]}}"
+    if [[ ${{COMP_CWORD}} -gt 1 && -n "$first" && "$first" != -* && " {names} " != *" $first "* ]]; then
+        COMP_WORDS=("${{COMP_WORDS[0]}}" claim "${{COMP_WORDS[@]:1}}")
+        COMP_CWORD=$((COMP_CWORD + 1))
+        _verify__claim "$@"
+        return
+    fi
+    _verify__claim "$@"
+    if [[ ${{COMP_CWORD}} -eq 1 && "$2" != -* ]]; then
+        local IFS=$'
+'
+        COMPREPLY+=($(compgen -f -- "$2"))
+    fi
+}}
+complete -F _verify__claim__file__first -o bashdefault -o default verify-claim
+"#
+    )
+}
+
+/// zsh: clap's `_verify-claim` kept as `_verify-claim_clap`, and a new
+/// `_verify-claim` around it (defined before the script's last lines,
+/// which call it or register it).
+fn zsh_file_first(script: &str, names: &str) -> String {
+    let wrapper = format!(
+        r#"# A file as the first word is a claim (verify-claim game.pgn --move Nf3).
+functions[_verify-claim_clap]=$functions[_verify-claim]
+_verify-claim() {{
+    local -a subcommands; subcommands=({names})
+    if (( CURRENT > 2 )) && [[ $words[2] != -* ]] && (( ! ${{subcommands[(Ie)$words[2]]}} )); then
+        words=($words[1] claim "${{(@)words[2,-1]}}")
+        (( CURRENT += 1 ))
+        _verify-claim_clap "$@"
+        return
+    fi
+    local ret=1
+    _verify-claim_clap "$@" && ret=0
+    if (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then
+        _files && ret=0
+    fi
+    return ret
+}}
+
+"#
+    );
+    let tail = r#"if [ "$funcstack[1]" = "_verify-claim" ]; then"#;
+    match script.rfind(tail) {
+        Some(i) => format!("{}{wrapper}{}", &script[..i], &script[i..]),
+        None => script.to_owned(),
     }
-    script
+}
+
+/// fish: files offered as the first word, and each of `claim`'s
+/// completions again under a condition that is true after a file.
+fn fish_file_first(script: &str, names: &str) -> String {
+    let claim = r#""__fish_verify_claim_using_subcommand claim""#;
+    let mut out = format!(
+        r#"# A file as the first word is a claim (verify-claim game.pgn --move Nf3).
+function __fish_verify_claim_file_first
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    set -q cmd[1]; or return 1
+    string match -q -- '-*' $cmd[1]; and return 1
+    not contains -- $cmd[1] {names}
+end
+complete -c verify-claim -n "__fish_verify_claim_needs_command" -F
+"#
+    );
+    for entry in fish_entries(script).filter(|e| e.contains(claim)) {
+        out.push_str(&entry.replace(claim, r#""__fish_verify_claim_file_first""#));
+        out.push('\n');
+    }
+    out
+}
+
+/// The `complete` commands of a fish script, each whole: a value list with
+/// descriptions goes on over several lines inside its double quotes.
+fn fish_entries(script: &str) -> impl Iterator<Item = String> + '_ {
+    let mut lines = script.lines();
+    std::iter::from_fn(move || {
+        let first = lines.find(|l| l.starts_with("complete "))?;
+        let mut entry = first.to_owned();
+        let quotes = |t: &str| {
+            let b = t.as_bytes();
+            (0..b.len())
+                .filter(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\'))
+                .count()
+        };
+        while quotes(&entry) % 2 == 1 {
+            let Some(next) = lines.next() else { break };
+            entry.push('\n');
+            entry.push_str(next);
+        }
+        Some(entry)
+    })
 }
 
 /// clap_complete's fish script completes the values of options but not

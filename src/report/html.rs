@@ -44,7 +44,7 @@ pub fn claim(r: &ClaimReport) -> String {
             r.players.0,
             r.players.1
         ),
-        super::sign::CSS,
+        &format!("{}{}", super::sign::CSS, super::sign::page_boxes(r)),
         &mut s,
     );
     verdict(r, &mut s);
@@ -107,6 +107,9 @@ fn verdict(r: &ClaimReport, s: &mut String) {
     }
     if let Some(first) = v.reasons.first() {
         let _ = write!(s, "<p>{}</p>", esc(&capital(&first.to_string())));
+    }
+    if let Some(how) = super::sign::ended(r) {
+        let _ = write!(s, "<p><b>{}.</b></p>", esc(&how));
     }
     let _ = writeln!(
         s,

@@ -38,6 +38,10 @@ pub struct ClaimJson<'a> {
     pub notes: &'a [String],
     pub encoding: &'a str,
     pub not_checked: &'a [&'static str],
+    /// The clocks the record's `[%clk]` comments give at the claim point;
+    /// absent when the record has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<&'a super::clocks::Clocks>,
 }
 
 /// A ply the report names, with its move ("24...Kg8"; `null` at the
@@ -149,6 +153,7 @@ impl<'a> ClaimJson<'a> {
             notes: &r.notes,
             encoding: r.encoding,
             not_checked: &r.unverifiable,
+            clocks: r.clocks.as_ref(),
         }
     }
 }

@@ -7,6 +7,7 @@
 //! - [`html`]: the appeal report, a printable page with board diagrams
 //!   ([`svg`], positions from [`diagrams`]); [`html_scan`] for archives.
 
+pub mod clocks;
 pub mod diagrams;
 pub mod html;
 pub mod html_scan;
@@ -73,6 +74,10 @@ pub struct ClaimReport {
     /// How the tag values were read: `utf-8`, or `latin1` when some were
     /// not UTF-8 (or Latin-1 was asked for).
     pub encoding: &'static str,
+    /// The clocks the record's `[%clk]` comments give at the claim point
+    /// (set by the caller; then the clocks are no longer listed among what
+    /// a record cannot show).
+    pub clocks: Option<clocks::Clocks>,
 }
 
 impl ClaimReport {
@@ -145,9 +150,20 @@ impl ClaimReport {
             verdict,
             notes,
             encoding: "utf-8",
+            clocks: None,
             unverifiable: rules.not_checkable.to_vec(),
             explain: false,
         }
+    }
+
+    /// Sets the clocks the record gives; the clocks leave the list of what
+    /// a record cannot show.
+    pub fn with_clocks(mut self, clocks: Option<clocks::Clocks>) -> ClaimReport {
+        if clocks.is_some() {
+            self.unverifiable.retain(|n| !n.starts_with("the clocks"));
+        }
+        self.clocks = clocks;
+        self
     }
 
     /// The claim as `verify-claim claim --format json` prints it
@@ -193,6 +209,35 @@ pub fn line_end(end: &Option<String>) -> String {
         .unwrap_or_default()
 }
 
+/// The moves of a helpmate a report prints (`--explain`): an arbiter
+/// follows 20 moves; the whole line is in the JSON report.
+pub const HELPMATE_MOVES_SHOWN: u32 = 20;
+
+/// A helpmate as the text report prints it: at most
+/// [`HELPMATE_MOVES_SHOWN`] numbered moves, then how many plies follow;
+/// the position it ends in after the whole line.
+pub fn helpmate_shown(
+    number: u32,
+    to_move: Side,
+    moves: &[String],
+    end: &Option<String>,
+) -> String {
+    // 20 numbered moves: 40 plies from White's move, 39 from Black's.
+    let cap = (HELPMATE_MOVES_SHOWN * 2) as usize - usize::from(to_move == Side::Black);
+    if moves.len() <= cap {
+        return format!("{}{}", numbered_line(number, to_move, moves), line_end(end));
+    }
+    let rest = moves.len() - cap;
+    let end = end
+        .as_ref()
+        .map(|fen| format!(", ending in {fen}"))
+        .unwrap_or_default();
+    format!(
+        "{} … and {rest} more plies (the whole line in --format json{end})",
+        numbered_line(number, to_move, moves.get(..cap).unwrap_or(moves)),
+    )
+}
+
 /// A line of moves with numbers, from a position: "31...Kg8 32.Nf3 Kh8".
 pub fn numbered_line(number: u32, to_move: Side, moves: &[String]) -> String {
     let mut out = Vec::with_capacity(moves.len());
@@ -209,4 +254,31 @@ pub fn numbered_line(number: u32, to_move: Side, moves: &[String]) -> String {
         side = side.other();
     }
     out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_helpmate_shows_twenty_moves_and_says_what_follows() {
+        let moves: Vec<String> = (0..43).map(|i| format!("m{i}")).collect();
+        let end = Some("FEN".to_owned());
+        let white = helpmate_shown(8, Side::White, &moves, &end);
+        assert!(white.starts_with("8.m0 m1 9.m2"), "{white}");
+        assert!(
+            white.ends_with(
+                "27.m38 m39 … and 3 more plies (the whole line in --format json, ending in FEN)"
+            ),
+            "{white}"
+        );
+        let black = helpmate_shown(8, Side::Black, &moves, &None);
+        assert!(black.starts_with("8...m0 9.m1"), "{black}");
+        assert!(
+            black.ends_with("27.m37 m38 … and 4 more plies (the whole line in --format json)"),
+            "{black}"
+        );
+        let short = helpmate_shown(8, Side::White, &moves[..3], &end);
+        assert_eq!(short, "8.m0 m1 9.m2; it ends in FEN");
+    }
 }

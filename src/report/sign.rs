@@ -8,10 +8,12 @@ use std::fmt::Write;
 use super::ClaimReport;
 use super::diagrams::RecordMove;
 use super::page::esc;
+use crate::claims::GameOverReason;
 use crate::game::Side;
 
 /// What a move of the record is to the claim.
-fn marks(r: &ClaimReport, ply: usize) -> (Vec<&'static str>, Option<String>) {
+/// `played` is the record's move to that ply (none at the start).
+fn marks(r: &ClaimReport, ply: usize, played: Option<&str>) -> (Vec<&'static str>, Option<String>) {
     let v = &r.verdict;
     let mut class = Vec::new();
     let mut note = None;
@@ -19,7 +21,16 @@ fn marks(r: &ClaimReport, ply: usize) -> (Vec<&'static str>, Option<String>) {
         class.push("occ");
         note = Some(format!("{}", i + 1));
     }
-    if let Some(i) = v.repetitions_written.iter().position(|&q| q == ply) {
+    // The ply after the claim point is the written move's (`written`);
+    // the move played there shares its label only when it is that move
+    // (the same position).
+    let same_as_written = ply <= v.ply
+        || (played.is_some() && played == v.written_move.as_deref() && !v.wrong_side());
+    if let Some(i) = v
+        .repetitions_written
+        .iter()
+        .position(|&q| q == ply && same_as_written)
+    {
         class.push("occw");
         note = Some(format!("w{}", i + 1));
     }
@@ -62,7 +73,7 @@ pub fn record(r: &ClaimReport, s: &mut String) {
     if d.record_cut {
         let _ = write!(s, "… (from ply {}) ", first.ply);
     } else {
-        let (class, note) = marks(r, 0);
+        let (class, note) = marks(r, 0, None);
         if let Some(n) = note {
             let _ = write!(
                 s,
@@ -77,7 +88,7 @@ pub fn record(r: &ClaimReport, s: &mut String) {
             written(r, s);
             written_done = true;
         }
-        let (class, note) = marks(r, m.ply);
+        let (class, note) = marks(r, m.ply, Some(&m.notation));
         let _ = write!(
             s,
             "<span class=\"m {}\">{}{}{}</span> ",
@@ -117,28 +128,145 @@ fn written(r: &ClaimReport, s: &mut String) {
     }
 }
 
-/// The block the arbiter fills in and signs.
-pub fn block(r: &ClaimReport, s: &mut String) {
+/// How the game had already ended, with its result: "White was
+/// checkmated (5.1.1): Black wins, 0-1", "Drawn by fivefold repetition
+/// (9.6.1): ½-½";
+/// `None` when it had not.
+pub fn ended(r: &ClaimReport) -> Option<String> {
+    let over = r.verdict.game_over.as_ref()?;
+    let draughts = r.game_type == crate::game::GameType::ColumnDraughts;
+    let (win, loss, draw) = if draughts {
+        ("2-0", "0-2", "1-1")
+    } else {
+        ("1-0", "0-1", "½-½")
+    };
+    let lost = |what: &str| {
+        let side = r.diagrams.board(over.ply).map(|b| b.to_move);
+        let result = match side {
+            Some(Side::White) => format!("Black wins, {loss}"),
+            Some(Side::Black) => format!("White wins, {win}"),
+            None => "the player to move lost".to_owned(),
+        };
+        let who = side.map_or("The player to move", Side::title);
+        format!("{who} {what} ({}): {result}", over.article)
+    };
+    let drawn = |how: &str| format!("Drawn by {how} ({}): {draw}", over.article);
+    Some(match over.reason {
+        GameOverReason::Checkmate => lost("was checkmated"),
+        GameOverReason::NoMoves => lost("could not move and lost"),
+        GameOverReason::Stalemate => drawn("stalemate"),
+        GameOverReason::InsufficientMaterial => drawn("insufficient material"),
+        GameOverReason::DeadPosition => drawn("a dead position"),
+        GameOverReason::FivefoldRepetition => drawn("fivefold repetition"),
+        GameOverReason::SeventyFiveMove => drawn("the 75-move rule"),
+    })
+}
+
+/// The clocks' cell: blank to fill in, or prefilled with what the
+/// record's `[%clk]` comments give (the source said under it).
+fn clocks(r: &ClaimReport) -> String {
+    let Some(c) = &r.clocks else {
+        return "White&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;Black"
+            .to_owned();
+    };
+    let one = |side: Side, reading: &Option<super::clocks::Reading>| {
+        let clock = reading.as_ref().map_or("–", |x| x.clock.as_str());
+        format!("{} <b class=\"clk\">{}</b>", side.title(), esc(clock))
+    };
+    format!(
+        "{} &nbsp; {}<br><span class=\"legend\">from {}: {}</span>",
+        one(Side::White, &c.white),
+        one(Side::Black, &c.black),
+        esc(c.source),
+        esc(&c.words(r.to_move))
+    )
+}
+
+/// The decision to tick: upheld or rejected, or, when the game had
+/// already ended, that ending (no claim can change it).
+fn decision(r: &ClaimReport) -> String {
     let v = &r.verdict;
+    if let Some(how) = ended(r) {
+        return format!(
+            "<span class=\"box\"></span>no claim: the game had already ended. {}.",
+            esc(&how)
+        );
+    }
     let penalty = v
         .penalty
         .as_ref()
         .map(|p| format!(" ({})", esc(p.article)))
         .unwrap_or_default();
+    format!(
+        "<span class=\"box\"></span>upheld: the game is drawn \
+         <span class=\"box\"></span>rejected: the game continues{penalty}"
+    )
+}
+
+/// The block the arbiter fills in and signs.
+pub fn block(r: &ClaimReport, s: &mut String) {
+    let v = &r.verdict;
     let _ = writeln!(
         s,
         "<section class=\"sign\"><h2>The arbiter's decision</h2>\
          <table><tr><th>Arbiter</th><td class=\"blank\"></td><th>Time of the claim</th><td class=\"blank\"></td></tr>\
-         <tr><th>Clocks at the claim</th><td class=\"blank\">White&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;Black</td><th>Time of the decision</th><td class=\"blank\"></td></tr>\
-         <tr><th>Decision</th><td colspan=\"3\"><span class=\"box\"></span>upheld: the game is drawn \
-         <span class=\"box\"></span>rejected: the game continues{penalty} \
+         <tr><th>Clocks at the claim</th><td class=\"blank\">{}</td><th>Time of the decision</th><td class=\"blank\"></td></tr>\
+         <tr><th>Decision</th><td colspan=\"3\">{} \
          <span class=\"legend\">(verify-claim: {})</span></td></tr>\
          <tr><th>Signature</th><td class=\"blank\" colspan=\"3\"></td></tr></table></section>",
+        clocks(r),
+        decision(r),
         if v.valid { "valid" } else { "not valid" },
     );
 }
 
-/// The style of the record and the block.
+/// Text as a CSS string's content: quotes, backslashes, `<` and control
+/// characters as escapes (the page's identification goes into the print
+/// style, where no HTML escaping applies).
+fn css_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '"' | '\\' | '<' | '>' | '&' => {
+                let _ = write!(out, "\\{:x} ", u32::from(c));
+            }
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Every printed page names the game and its page ("page 2/2"): the
+/// page's margin boxes, so a second page holding only the decision block
+/// still says whose game it decides.
+pub fn page_boxes(r: &ClaimReport) -> String {
+    let mut who = format!("{} – {}", r.players.0, r.players.1);
+    if let Some(e) = &r.event {
+        who.push_str(&format!(", {e}"));
+    }
+    if let Some(x) = &r.round {
+        who.push_str(&format!(", round {x}"));
+    }
+    if let Some(d) = &r.date {
+        who.push_str(&format!(", {d}"));
+    }
+    let file = std::path::Path::new(&r.file)
+        .file_name()
+        .map_or(r.file.clone(), |f| f.to_string_lossy().into_owned());
+    who.push_str(&format!(" · game {} of {file}", r.game));
+    format!(
+        "@page {{ @bottom-left {{ content: \"{}\"; {BOX} }} \
+         @bottom-right {{ content: \"page \" counter(page) \"/\" counter(pages); {BOX} }} }}\n",
+        css_string(&who)
+    )
+}
+
+/// The margin boxes' type.
+const BOX: &str = "font: 7.5pt \"DejaVu Sans\", sans-serif; color: #444; vertical-align: top;";
+
+/// The style of the record and the block; in print, spacing a little
+/// tighter so that a claim with two diagrams fits one A4 page.
 pub const CSS: &str = r#"
 p.record { line-height: 1.9; font-size: 10.5pt; margin: .3em 0; }
 .record .m { white-space: nowrap; padding: 0 .15em; }
@@ -159,5 +287,17 @@ section.sign table { width: 100%; border-collapse: collapse; font-size: 10pt; }
 section.sign th { text-align: left; font-weight: bold; padding: 1mm 2mm 1mm 0; width: 1%; white-space: nowrap; vertical-align: bottom; }
 section.sign td { padding: 1mm 2mm; vertical-align: bottom; }
 section.sign td.blank { border-bottom: 1px solid #444; height: 7mm; min-width: 40mm; color: #666; font-size: 8.5pt; }
+section.sign b.clk { color: #111; font-size: 10pt; }
 section.sign .box { display: inline-block; width: 3.5mm; height: 3.5mm; border: 1px solid #111; vertical-align: -.4mm; margin: 0 1mm 0 3mm; }
+@media print {
+html { line-height: 1.28; }
+h2 { margin: .45em 0 .2em; }
+.verdict { margin-bottom: .4em; padding: .2em 1em; }
+.verdict h1 { font-size: 16pt; }
+p.record { line-height: 1.7; }
+.groups > section.group > h2 { font-size: 10pt; }
+section.sign td.blank { height: 6mm; }
+section.sign th, section.sign td { padding-top: .5mm; padding-bottom: .5mm; }
+footer { margin-top: .2em; }
+}
 "#;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{ClaimReport, numbered_line};
+use super::ClaimReport;
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
 
@@ -113,6 +113,14 @@ fn heading(r: &ClaimReport, s: &mut String) {
         (None, Some(w)) if v.wrong_side() => writeln!(s, " (written: {w})."),
         _ => writeln!(s, "; no move written."),
     };
+    if let Some(c) = &r.clocks {
+        let _ = writeln!(
+            s,
+            "Clocks at the claim, from {}: {}.",
+            c.source,
+            c.words(r.to_move)
+        );
+    }
 }
 
 /// Where and how the game had ended before the claim point.
@@ -317,9 +325,8 @@ fn dead_section(r: &ClaimReport, s: &mut String) {
             Win::Yes { helpmate } if helpmate.is_empty() => writeln!(s, "  {name} has {done}."),
             Win::Yes { helpmate } => writeln!(
                 s,
-                "  {name} can still {mate}, e.g. (helpmate) {}{}",
-                numbered_line(r.move_number, r.to_move, helpmate),
-                crate::report::line_end(end)
+                "  {name} can still {mate}, e.g. (helpmate) {}",
+                crate::report::helpmate_shown(r.move_number, r.to_move, helpmate, end),
             ),
             Win::No => writeln!(s, "  {name} cannot {mate} by any sequence of legal moves."),
             Win::Undetermined => writeln!(s, "  {name}: undetermined."),

@@ -119,6 +119,7 @@ impl Order {
                 file,
                 games,
                 plies,
+                text_bytes,
                 lines,
                 findings,
                 text,
@@ -134,6 +135,7 @@ impl Order {
                 self.games_before += games;
                 self.summary.games += games;
                 self.summary.plies += plies;
+                self.summary.text_bytes += text_bytes;
                 self.summary.lines += u64::from(lines);
                 Ok(())
             }

@@ -329,6 +329,7 @@ impl Worker {
                         file,
                         games: 0,
                         plies: 0,
+                        text_bytes: 0,
                         lines: 0,
                         findings: Vec::new(),
                         text: None,
@@ -348,6 +349,7 @@ impl Worker {
             }
         };
         let (games, plies, lines, findings) = analyse_chunk(&chunk, &self.analysis(), game);
+        let text_bytes = chunk.bytes.len() as u64;
         let text = (self.needs.chunk.as_ref())
             .map(|hook| hook.chunk(&chunk.bytes, self.encoding, &findings));
         if chunk.bytes.capacity() <= KEEP {
@@ -358,6 +360,7 @@ impl Worker {
             file,
             games,
             plies,
+            text_bytes,
             lines,
             findings,
             text,
@@ -388,7 +391,7 @@ impl Worker {
     ) -> Work {
         self.consumed
             .fetch_add(frames.run_len(run), Ordering::Relaxed);
-        let (mut games, mut plies, mut lines) = (0, 0, 0);
+        let (mut games, mut plies, mut lines, mut text_bytes) = (0, 0, 0, 0);
         let mut findings = Vec::new();
         let mut text = self.needs.chunk.as_ref().map(|_| Vec::new());
         let mut reader = frames.reader(run);
@@ -413,12 +416,14 @@ impl Worker {
             }
             findings.extend(f);
             (games, plies, lines) = (games + g, plies + p, lines + l);
+            text_bytes += chunk.bytes.len() as u64;
         }
         let work = Work::Chunk {
             input,
             file: Arc::clone(&file),
             games,
             plies,
+            text_bytes,
             lines,
             findings,
             text,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 pub mod harness;
+pub mod printed;
 
 pub struct Run {
     pub status: i32,

@@ -75,6 +75,8 @@ pub(super) struct Scan<'a, G: Game> {
     insufficient_done: bool,
     fivefold_done: bool,
     seventy_five_done: bool,
+    /// Fivefold repetition or 75 moves has ended the game.
+    automatic_end: bool,
 }
 
 impl<'a, G: Game> Scan<'a, G> {
@@ -105,6 +107,7 @@ impl<'a, G: Game> Scan<'a, G> {
             insufficient_done: false,
             fivefold_done: false,
             seventy_five_done: false,
+            automatic_end: false,
         }
     }
 
@@ -122,10 +125,14 @@ impl<'a, G: Game> Scan<'a, G> {
             || (self.check_material && !self.insufficient_done)
     }
 
-    /// Every check of one position.
+    /// Every check of one position. Once a draw the Laws declare without a
+    /// claim (fivefold repetition, 75 moves: 9.6.1, 9.6.2) has ended the
+    /// game, at that ply or before, no claim is reported: the game is
+    /// over, as claim mode says too.
     pub(super) fn position(&mut self, pos: &G::Position, ply: &Ply) {
-        let threefold = self.threefold(pos, ply);
-        let count = self.move_count(pos, ply);
+        let over = self.automatic_end || self.automatic_due(ply);
+        let threefold = !over && self.threefold(pos, ply);
+        let count = !over && self.move_count(pos, ply);
         if ply.is_final {
             self.claimable_at_end = threefold || count;
         }
@@ -321,6 +328,23 @@ impl<'a, G: Game> Scan<'a, G> {
         self.draw(Kind::InsufficientMaterial, ply, message);
     }
 
+    /// Whether the position stands for the fivefold time, or completes 75
+    /// moves, in an edition with automatic draws: the game ends here.
+    fn automatic_due(&self, ply: &Ply) -> bool {
+        let Some(a) = self.rules.automatic.as_ref() else {
+            return false;
+        };
+        ply.has_moves && (self.fivefold_due(a) || ply.clock >= a.count_plies)
+    }
+
+    fn fivefold_due(&self, a: &crate::laws::AutomaticDraws) -> bool {
+        if a.consecutive {
+            self.hist.consecutive(a.repetitions)
+        } else {
+            self.reps >= a.repetitions
+        }
+    }
+
     /// The draws the arbiter declares without a claim (fivefold repetition,
     /// seventy-five moves), in the editions that have them.
     fn automatic_draws(&mut self, ply: &Ply) {
@@ -330,15 +354,12 @@ impl<'a, G: Game> Scan<'a, G> {
         if !ply.has_moves {
             return;
         }
-        let five = if a.consecutive {
-            self.hist.consecutive(a.repetitions)
-        } else {
-            self.reps >= a.repetitions
-        };
-        if five {
+        if self.fivefold_due(a) {
+            self.automatic_end = true;
             self.fivefold(ply, a);
         }
         if ply.clock >= a.count_plies && !self.seventy_five_done {
+            self.automatic_end = true;
             self.seventy_five(ply, a);
         }
     }

@@ -20,6 +20,43 @@ pub(super) fn explain_ambiguous(pos: &Chess, san: San, text: &str) -> String {
     format!("'{text}' is ambiguous: it fits {}", options.join(" and "))
 }
 
+/// A move refused for its capture mark (a mark on an empty square, none
+/// on a piece) that fits two or more legal moves once the mark is set
+/// right: it is ambiguous first, its mark is wrong besides.
+pub(super) fn ambiguous_but_for_the_mark(pos: &Chess, san: San, text: &str) -> Option<String> {
+    let why = capture_mark_mismatch(pos, san, text)?;
+    let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+    else {
+        return None;
+    };
+    let marked_right = San::Normal {
+        role,
+        file,
+        rank,
+        capture: !capture,
+        to,
+        promotion,
+    };
+    if super::san::resolve(pos, marked_right) != Err(shakmaty::san::SanError::AmbiguousSan) {
+        return None;
+    }
+    let mark = why
+        .strip_prefix(&format!("'{text}' is illegal: "))
+        .unwrap_or(&why)
+        .to_owned();
+    Some(format!(
+        "{}; besides, {mark}",
+        explain_ambiguous(pos, marked_right, text)
+    ))
+}
+
 pub(super) fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
     let us = pos.turn();
     let who = side(us).title();
@@ -190,6 +227,30 @@ mod tests {
         match ChessGame::parse_written(&pos, text) {
             Err(MoveError::Illegal(m)) => m,
             other => format!("not refused as illegal: {other:?}"),
+        }
+    }
+
+    /// TWIC 1599, game 5, after 39.Ng3: both rooks (f5, c8) reach the
+    /// empty c5, so R:c5 and Rxc5 are ambiguous before their mark is wrong.
+    #[test]
+    fn ambiguity_is_said_before_a_wrong_capture_mark() {
+        let fen = "2r1n1k1/6pp/1n3p2/p4r2/Pp1R1N2/1P3PN1/6PP/R5K1 b - - 8 39";
+        for text in ["Rxc5", "R:c5"] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+                .unwrap_or_default();
+            let m = match ChessGame::parse_written(&pos, text) {
+                Err(MoveError::Ambiguous(m)) => m,
+                other => format!("not refused as ambiguous: {other:?}"),
+            };
+            assert_eq!(
+                m,
+                format!(
+                    "'{text}' is ambiguous: it fits Rfc5 (from f5) and Rcc5 (from c8); besides, it marks a capture (x), but c5 is empty"
+                )
+            );
         }
     }
 

@@ -9,7 +9,7 @@ use shakmaty::{
     san::{San, SanError, SanPlus},
 };
 
-use super::explain::{explain_ambiguous, explain_illegal};
+use super::explain::{ambiguous_but_for_the_mark, explain_ambiguous, explain_illegal};
 use super::san;
 use crate::game::MoveError;
 
@@ -39,7 +39,12 @@ pub(super) fn san_to_move(pos: &Chess, san: San, text: &str) -> Result<Move, Mov
         ))),
         _ => match san::resolve(pos, san) {
             Ok(m) => Ok(m),
-            Err(SanError::IllegalSan) => Err(MoveError::Illegal(explain_illegal(pos, san, text))),
+            // A wrong capture mark on a move that would be ambiguous
+            // without it: the ambiguity is the first thing to say.
+            Err(SanError::IllegalSan) => Err(match ambiguous_but_for_the_mark(pos, san, text) {
+                Some(why) => MoveError::Ambiguous(why),
+                None => MoveError::Illegal(explain_illegal(pos, san, text)),
+            }),
             Err(SanError::AmbiguousSan) => {
                 Err(MoveError::Ambiguous(explain_ambiguous(pos, san, text)))
             }
