@@ -13,6 +13,7 @@ pub mod events;
 pub mod follow;
 pub mod livechess;
 pub mod look;
+pub mod queue;
 pub mod schema;
 pub mod serve;
 pub mod view;
@@ -96,6 +97,9 @@ pub struct Watched {
     pub low_time: Option<f64>,
     /// Board keys a sibling file follows already (a LiveChess export).
     taken: std::collections::HashSet<String>,
+    /// The tournament the file belongs to, for the rows and cards
+    /// ([`livechess::tournament_of`]).
+    pub tournament: Option<String>,
 }
 
 impl Watched {
@@ -120,6 +124,7 @@ impl Watched {
             full: false,
             low_time: None,
             taken: std::collections::HashSet::new(),
+            tournament: None,
         }
     }
 
@@ -270,6 +275,7 @@ impl Watcher {
                 continue;
             }
             let mut w = Watched::new(path.clone());
+            w.tournament = livechess::tournament_of(path, &self.config.paths);
             w.stop = Some(Arc::clone(&self.stop));
             w.low_time = self.config.low_time;
             self.files.push(w);
