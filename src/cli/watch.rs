@@ -103,6 +103,9 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
             let server = crate::watch::serve::start(&options, Arc::clone(&stop))
                 .map_err(|m| Diagnostic::new("verify-claim watch", None, m))?;
             eprintln!("verify-claim watch: the live board is at {}", server.url);
+            for url in server.urls.iter().skip(1) {
+                eprintln!("verify-claim watch: also at {url}");
+            }
             Some(server)
         }
     };

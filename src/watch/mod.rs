@@ -284,6 +284,16 @@ impl Watcher {
         if added {
             self.files.sort_by(|a, b| a.follow.path.cmp(&b.follow.path));
         }
+        for (dir, why) in std::mem::take(&mut self.discover.failed) {
+            let file: Arc<str> = Arc::from(dir.display().to_string());
+            emit(Event::new(
+                &file,
+                &GameId::none(),
+                0,
+                EventKind::RecordError,
+                format!("this folder cannot be listed: {why}: the files below it are not followed"),
+            ));
+        }
         if let Some(dir) = &self.discover.dirs_left_out
             && !self.said_dirs
         {

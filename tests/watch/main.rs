@@ -22,6 +22,15 @@ use serve::{
     another_address_than_loopback_needs_a_token, connections_arriving_together_are_all_answered,
     serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder,
 };
+use hostile::{
+    a_folder_too_deep_is_said, a_restarted_watch_tells_old_clients_to_start_again,
+    an_unread_output_never_stops_the_watch, another_loopback_address_is_served,
+    slow_heads_get_408_and_leave_room, text_output_escapes_control_bytes,
+};
+use live::{
+    a_glitched_clock_reading_is_not_a_flag_fall, the_printable_snapshot_ends_and_shows_the_boards,
+    the_urls_printed_are_the_machines_addresses,
+};
 use terminal::live_view_draws_one_line_per_board;
 
 use common::harness::{Need, SHARED};
@@ -29,6 +38,8 @@ use verify_claim::{Encoding, Kind, LiveFile, ScanOptions};
 
 #[path = "../common/mod.rs"]
 mod common;
+mod hostile;
+mod live;
 mod page;
 mod serve;
 mod terminal;
@@ -494,6 +505,24 @@ const CHROMIUM: Need = Need {
     },
 };
 
+/// python3 (it makes a folder tree deeper than any path can name).
+const PYTHON: Need = Need {
+    what: "python3",
+    check: || match Command::new("python3").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err("no python3".into()),
+    },
+};
+
+/// `hostname -I`, which lists the machine's addresses.
+const HOSTNAME: Need = Need {
+    what: "hostname -I",
+    check: || match Command::new("hostname").arg("-I").output() {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err("no hostname -I to list the machine's addresses".into()),
+    },
+};
+
 verify_claim_tests_main! {
     watch_follows_games_played_into_a_folder: [SHARED],
     live_view_draws_one_line_per_board: [SCRIPT],
@@ -501,4 +530,13 @@ verify_claim_tests_main! {
     connections_arriving_together_are_all_answered,
     another_address_than_loopback_needs_a_token,
     the_page_shows_every_board_and_its_alerts_in_chromium: [CHROMIUM],
+    slow_heads_get_408_and_leave_room,
+    a_restarted_watch_tells_old_clients_to_start_again,
+    another_loopback_address_is_served,
+    an_unread_output_never_stops_the_watch,
+    text_output_escapes_control_bytes,
+    a_folder_too_deep_is_said: [PYTHON],
+    a_glitched_clock_reading_is_not_a_flag_fall,
+    the_urls_printed_are_the_machines_addresses: [HOSTNAME],
+    the_printable_snapshot_ends_and_shows_the_boards: [CHROMIUM],
 }

@@ -89,9 +89,9 @@ fn write(path: &Path, content: &str, cut: Option<usize>) -> Instant {
 }
 
 pub(crate) struct Watch {
-    child: Child,
+    pub(crate) child: Child,
     pub(crate) url: String,
-    lines: mpsc::Receiver<(Instant, String)>,
+    pub(crate) lines: mpsc::Receiver<(Instant, String)>,
 }
 
 pub(crate) fn start(dir: &Path, extra: &[&str]) -> Watch {
@@ -128,7 +128,7 @@ pub(crate) fn start(dir: &Path, extra: &[&str]) -> Watch {
     Watch { child, url, lines }
 }
 
-fn host(url: &str) -> &str {
+pub(crate) fn host(url: &str) -> &str {
     url.trim_start_matches("http://").split('/').next().unwrap()
 }
 
@@ -154,9 +154,9 @@ pub(crate) fn get(url: &str, path: &str, headers: &str) -> (u16, String) {
 
 /// An event client: its (id, data) pairs as they come, until `n` events
 /// or `until`; with `drop_after`, it vanishes mid-stream.
-fn client(
+pub(crate) fn client(
     url: String,
-    last: Option<u64>,
+    last: Option<String>,
     n: usize,
     drop_after: Option<usize>,
 ) -> std::thread::JoinHandle<Vec<(u64, String)>> {
@@ -175,7 +175,8 @@ fn client(
         for line in BufReader::new(s).lines() {
             let Ok(line) = line else { break };
             if let Some(v) = line.strip_prefix("id: ") {
-                id = v.parse().ok();
+                // RUN-N: the run of the watch, the event's number.
+                id = v.rsplit('-').next().and_then(|n| n.parse().ok());
             } else if let Some(d) = line.strip_prefix("data: ") {
                 if let Some(i) = id.take() {
                     got.push((i, d.to_owned()));
@@ -353,7 +354,10 @@ fn stop_after(
     n: usize,
     lines: &[(Instant, String)],
 ) {
-    let resumed = client(w.url.clone(), Some(n as u64 - 3), 3, None)
+    let (_, state) = get(&w.url, "/state", "");
+    let state: Value = serde_json::from_str(&state).unwrap();
+    let run = state["run"].as_str().unwrap().to_owned();
+    let resumed = client(w.url.clone(), Some(format!("{run}-{}", n - 3)), 3, None)
         .join()
         .unwrap();
     let ids: Vec<u64> = resumed.iter().map(|(i, _)| *i).collect();
@@ -382,7 +386,7 @@ fn stop_after(
 }
 
 /// The status line of a raw request, or what went wrong.
-fn raw(url: &str, request: &[u8]) -> String {
+pub(crate) fn raw(url: &str, request: &[u8]) -> String {
     let mut s = TcpStream::connect(host(url)).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let _ = s.write_all(request);

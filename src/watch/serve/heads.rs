@@ -96,11 +96,6 @@ impl Heads {
         })
     }
 
-    /// How many heads are being read.
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
 }
 
 /// Closes the reading side of the oldest head that `which` accepts (its

@@ -19,7 +19,7 @@ mod stream;
 
 use std::collections::HashMap;
 use std::io;
-use std::net::{SocketAddr, TcpListener};
+use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
@@ -49,7 +49,13 @@ pub struct Options {
 
 /// The running server.
 pub struct Server {
+    /// The URL to open: for a named address its own; for an unspecified
+    /// one (`0.0.0.0`, `[::]`) the first of [`Server::urls`].
     pub url: String,
+    /// Every URL the board answers at: for an unspecified address one per
+    /// interface address of the machine (another device's first; IPv6
+    /// link-local ones, which need a zone, left out), loopback last.
+    pub urls: Vec<String>,
     pub hub: Arc<Hub>,
     thread: Option<JoinHandle<()>>,
     stop: Arc<AtomicBool>,
@@ -102,11 +108,17 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
     }
     let listener = TcpListener::bind(addr).map_err(|e| format!("--serve {addr}: {e}"))?;
     let port = listener.local_addr().map_or(addr.port(), |a| a.port());
-    let shown = SocketAddr::new(addr.ip(), port);
-    let url = match &token {
-        Some(t) => format!("http://{shown}/?token={t}"),
-        None => format!("http://{shown}/"),
-    };
+    let urls: Vec<String> = shown_addresses(addr.ip())
+        .into_iter()
+        .map(|ip| {
+            let shown = SocketAddr::new(ip, port);
+            match &token {
+                Some(t) => format!("http://{shown}/?token={t}"),
+                None => format!("http://{shown}/"),
+            }
+        })
+        .collect();
+    let url = urls.first().cloned().unwrap_or_default();
     // This run's id, in every event id: 32 random bits are plenty to tell
     // a restart apart.
     let hub = Arc::new(Hub::new(random_hex()[..8].to_owned()));
@@ -126,10 +138,40 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
         .map_err(|e| format!("cannot start the server: {e}"))?;
     Ok(Server {
         url,
+        urls,
         hub,
         thread: Some(thread),
         stop,
     })
+}
+
+/// The addresses to print for a server bound to `ip`: `ip` itself, or for
+/// an unspecified address the machine's interface addresses of that
+/// family (both for `[::]`, which takes IPv4 too on Linux), loopback last.
+fn shown_addresses(ip: IpAddr) -> Vec<IpAddr> {
+    if !ip.is_unspecified() {
+        return vec![ip];
+    }
+    let mut all: Vec<IpAddr> = if_addrs::get_if_addrs()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| i.ip())
+        .filter(|a| ip.is_ipv6() || a.is_ipv4())
+        .filter(|a| match a {
+            IpAddr::V6(v6) => !v6.is_unicast_link_local(),
+            IpAddr::V4(_) => true,
+        })
+        .collect();
+    all.sort_by_key(|a| (a.is_loopback(), a.is_ipv6(), *a));
+    all.dedup();
+    if all.is_empty() {
+        all.push(if ip.is_ipv4() {
+            IpAddr::from([127, 0, 0, 1])
+        } else {
+            IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
+        });
+    }
+    all
 }
 
 impl Drop for Server {
