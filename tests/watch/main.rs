@@ -333,17 +333,19 @@ fn check_by_hand(scenarios: &[Scenario], expect: &[Expected]) {
         [
             t("claim-available", 11, "black", "6...Kh8"),
             t("claim-available", 12, "white", "-"),
+            // On the board now, where at ply 11 only by writing 6...Kh8.
+            t("claim-available", 13, "black", "-"),
             t("game-ended", 24, "black", "12...Kh8"),
             t("moves-after-end", 25, "white", "13.Rxe5"),
             t("result-entered", 25, "-", "-"),
         ]
     );
     let fivefold = by_name("fivefold.pgn");
-    assert_eq!(fivefold[2].1["article"], "9.6.1");
-    assert_eq!(fivefold[2].1["reason"], "fivefold-repetition");
     assert_eq!(fivefold[3].1["article"], "9.6.1");
-    assert_eq!(fivefold[4].1["agrees"], false);
-    assert_eq!(fivefold[4].1["board"], "3.1");
+    assert_eq!(fivefold[3].1["reason"], "fivefold-repetition");
+    assert_eq!(fivefold[4].1["article"], "9.6.1");
+    assert_eq!(fivefold[5].1["agrees"], false);
+    assert_eq!(fivefold[5].1["board"], "3.1");
     let wrong = by_name("wrong-result.pgn");
     assert_eq!(
         brief(&wrong),

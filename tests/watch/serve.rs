@@ -341,6 +341,8 @@ pub fn serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder() {
             "{b}"
         );
         assert!(b["look"]["clock_black"].is_string(), "{b}");
+        // The tournament, from the export's tournament.json.
+        assert_eq!(b["tournament"], "Watch test", "{b}");
     }
     let n = lines.len();
     stop_after(w, main, readers, n, &lines);
