@@ -122,6 +122,9 @@ mod tests {
             std::slice::from_ref(&fixture),
         );
         assert_eq!(named.as_deref(), Some("Watch test"));
-        assert_eq!(tournament_of(Path::new("a.pgn"), &["a.pgn".to_owned()]), None);
+        assert_eq!(
+            tournament_of(Path::new("a.pgn"), &["a.pgn".to_owned()]),
+            None
+        );
     }
 }

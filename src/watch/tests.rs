@@ -29,7 +29,8 @@ fn each_event_once_and_again_only_when_new() {
     );
     assert_eq!(kinds(&mut w, mate), [("game-ended", 4)]);
     // A new start position: everything replayed from the start.
-    let fen = "[White \"A\"]\n[Black \"B\"]\n[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1\"]\n\n*\n";
+    let fen =
+        "[White \"A\"]\n[Black \"B\"]\n[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1\"]\n\n*\n";
     assert_eq!(
         kinds(&mut w, fen),
         [("record-changed", 0), ("game-ended", 0)]
@@ -177,10 +178,18 @@ fn a_zero_reading_is_a_flag_fall_only_when_confirmed() {
     // The result entered later: the same board, a second read.
     let mut w = Watched::new(PathBuf::from("r.pgn"));
     let opts = ScanOptions::default();
-    let first = w.apply(b"1. e4 e5 2. Nf3 {[%clk 0:00:00]} *\n", &opts, Encoding::Utf8);
+    let first = w.apply(
+        b"1. e4 e5 2. Nf3 {[%clk 0:00:00]} *\n",
+        &opts,
+        Encoding::Utf8,
+    );
     assert!(first.iter().all(|e| e.kind != EventKind::FlagFall));
     let then: Vec<&'static str> = w
-        .apply(b"1. e4 e5 2. Nf3 {[%clk 0:00:00]} 0-1\n", &opts, Encoding::Utf8)
+        .apply(
+            b"1. e4 e5 2. Nf3 {[%clk 0:00:00]} 0-1\n",
+            &opts,
+            Encoding::Utf8,
+        )
         .iter()
         .map(|e| e.kind.name())
         .collect();
@@ -224,9 +233,19 @@ fn a_claim_on_the_board_after_one_by_writing_is_said() {
     assert_eq!(
         got,
         [
-            (7, "Black can claim a draw by writing 4...Ng8 (threefold repetition, 9.2.1)".to_owned()),
-            (8, "White can claim a draw: threefold repetition on the board (9.2.2)".to_owned()),
-            (9, "Black can claim a draw: threefold repetition on the board (9.2.2)".to_owned()),
+            (
+                7,
+                "Black can claim a draw by writing 4...Ng8 (threefold repetition, 9.2.1)"
+                    .to_owned()
+            ),
+            (
+                8,
+                "White can claim a draw: threefold repetition on the board (9.2.2)".to_owned()
+            ),
+            (
+                9,
+                "Black can claim a draw: threefold repetition on the board (9.2.2)".to_owned()
+            ),
         ]
     );
 }
@@ -238,10 +257,15 @@ fn a_change_is_said_at_the_ply_it_names() {
     let opts = ScanOptions::default();
     w.apply(b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n", &opts, Encoding::Utf8);
     let e = w.apply(b"1. e4 e5 2. Nf3 Nc6 3. Bc4 *\n", &opts, Encoding::Utf8);
-    let changed = e.iter().find(|e| e.kind == EventKind::RecordChanged).unwrap();
+    let changed = e
+        .iter()
+        .find(|e| e.kind == EventKind::RecordChanged)
+        .unwrap();
     assert_eq!(changed.ply, 4);
     assert!(
-        changed.message.starts_with("the record changed after ply 4: "),
+        changed
+            .message
+            .starts_with("the record changed after ply 4: "),
         "{}",
         changed.message
     );

@@ -7,8 +7,8 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::events::Event;
-use crate::output::escape;
 use super::{Summary, Watched};
+use crate::output::escape;
 
 /// Where events go.
 pub trait Sink {

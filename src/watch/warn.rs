@@ -131,7 +131,9 @@ impl Warned {
             return;
         }
         for k in 0..2 {
-            let Some(z) = self.zero[k].clone() else { continue };
+            let Some(z) = self.zero[k].clone() else {
+                continue;
+            };
             if self.flag[k].is_some() || replay.len() > z.ply + 1 {
                 continue;
             }
@@ -215,7 +217,11 @@ impl Warned {
                     mover.title(),
                     mover.title()
                 );
-                self.zero[k] = Some(Zero { ply: p, clock, label });
+                self.zero[k] = Some(Zero {
+                    ply: p,
+                    clock,
+                    label,
+                });
                 out.push(e);
             }
         } else if i.low_time.is_some_and(|t| left < t) && self.low[k].is_none() && left > 0.0 {

@@ -101,14 +101,20 @@ pub fn slow_heads_get_408_and_leave_room() {
     println!("{normal} normal requests answered; {early} slow heads closed in the first 9 s");
     for (i, e) in ends.iter().enumerate() {
         let (how, at) = e.unwrap_or_else(|| panic!("slow client {i} still open after 16 s"));
-        assert!(at <= Duration::from_secs(14), "slow client {i}: {how:?} after {at:?}");
+        assert!(
+            at <= Duration::from_secs(14),
+            "slow client {i}: {how:?} after {at:?}"
+        );
     }
     let said = ends
         .iter()
         .filter(|e| matches!(e, Some((End::Status(408), _))))
         .count();
     assert!(said >= 40, "{said} of 80 were told 408: {ends:?}");
-    assert!(early >= 80 - 32, "only {early} slow heads closed before 9 s");
+    assert!(
+        early >= 80 - 32,
+        "only {early} slow heads closed before 9 s"
+    );
 }
 
 /// The lines of an event stream until its first event (or the bound).
@@ -141,17 +147,34 @@ pub fn a_restarted_watch_tells_old_clients_to_start_again() {
     std::fs::write(dir.join("round-1/game-1.pgn"), "1. f3 e5 2. g4 Qh4# *\n").unwrap();
     let state = |url: &str| -> Value { serde_json::from_str(&get(url, "/state", "").1).unwrap() };
     let w = start(&dir, &["--serve", "127.0.0.1:0"]);
-    assert!(until(Duration::from_secs(10), || state(&w.url)["last_event_id"] == 1));
+    assert!(until(
+        Duration::from_secs(10),
+        || state(&w.url)["last_event_id"] == 1
+    ));
     let first = state(&w.url)["run"].as_str().unwrap().to_owned();
     stop(w);
     let w = start(&dir, &["--serve", "127.0.0.1:0"]);
-    assert!(until(Duration::from_secs(10), || state(&w.url)["last_event_id"] == 1));
+    assert!(until(
+        Duration::from_secs(10),
+        || state(&w.url)["last_event_id"] == 1
+    ));
     let run = state(&w.url)["run"].as_str().unwrap().to_owned();
     assert_ne!(run, first);
-    for old in [format!("{first}-1013"), format!("{first}-1"), "1013".to_owned()] {
+    for old in [
+        format!("{first}-1013"),
+        format!("{first}-1"),
+        "1013".to_owned(),
+    ] {
         let lines = stream_head(&w.url, &old);
-        assert!(lines.iter().any(|l| l == "event: reset"), "{old}: {lines:?}");
-        assert_eq!(lines.last().map(String::as_str), Some(format!("id: {run}-1").as_str()), "{old}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l == "event: reset"),
+            "{old}: {lines:?}"
+        );
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some(format!("id: {run}-1").as_str()),
+            "{old}: {lines:?}"
+        );
     }
     // This run's own id resumes after it.
     let lines = stream_head(&w.url, &format!("{run}-0"));
@@ -213,8 +236,12 @@ pub fn an_unread_output_never_stops_the_watch() {
     let followed = until(Duration::from_secs(30), || boards(&url) == 60);
     std::fs::write(dir.join("round-1/b61.pgn"), busy(61)).unwrap();
     let later = followed && until(Duration::from_secs(10), || boards(&url) == 61);
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
-    let ended = until(Duration::from_secs(15), || child.try_wait().ok().flatten().is_some());
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let ended = until(Duration::from_secs(15), || {
+        child.try_wait().ok().flatten().is_some()
+    });
     if !ended {
         let _ = child.kill();
     }
@@ -225,7 +252,8 @@ pub fn an_unread_output_never_stops_the_watch() {
     assert!(ended, "Ctrl-C did not end the watch");
     assert!(status.success(), "{status:?}");
     assert!(
-        said.iter().any(|l| l.contains("line(s) of output could not be written")),
+        said.iter()
+            .any(|l| l.contains("line(s) of output could not be written")),
         "{said:?}"
     );
 }
@@ -260,14 +288,23 @@ pub fn text_output_escapes_control_bytes() {
             Err(_) => break,
         }
     }
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
     let _ = child.wait();
     let text = String::from_utf8_lossy(&got).into_owned();
     assert!(text.contains("illegal-move"), "{text:?}");
     assert!(text.contains(r"'K\x1bf2'"), "{text:?}");
-    let raw: Vec<u8> = got.iter().copied().filter(|b| *b < 0x20 && *b != b'\n').collect();
+    let raw: Vec<u8> = got
+        .iter()
+        .copied()
+        .filter(|b| *b < 0x20 && *b != b'\n')
+        .collect();
     assert!(raw.is_empty(), "raw control bytes {raw:?} in {text:?}");
-    assert!(text.contains(r"A\x01\x07\x08B - C\x1b[31mD\x0e\x1f"), "{text}");
+    assert!(
+        text.contains(r"A\x01\x07\x08B - C\x1b[31mD\x0e\x1f"),
+        "{text}"
+    );
 }
 
 /// A folder tree 5,000 deep (made with python3's `dir_fd`: no path that
@@ -286,7 +323,10 @@ pub fn a_folder_too_deep_is_said() {
     let w = start(&dir, &["--serve", "127.0.0.1:0"]);
     let end = Instant::now() + Duration::from_secs(20);
     let mut said = None;
-    while let Ok((_, l)) = w.lines.recv_timeout(end.saturating_duration_since(Instant::now())) {
+    while let Ok((_, l)) = w
+        .lines
+        .recv_timeout(end.saturating_duration_since(Instant::now()))
+    {
         let v: Value = serde_json::from_str(&l).unwrap();
         if v["kind"] == "record-error" {
             said = Some(v);
@@ -300,7 +340,10 @@ pub fn a_folder_too_deep_is_said() {
     assert!(message.contains("not followed"), "{message}");
     // The scratch folder (5,000 deep) is removed by rm, which walks it
     // without long paths.
-    let _ = Command::new("rm").arg("-rf").arg(dir.join("round-1")).status();
+    let _ = Command::new("rm")
+        .arg("-rf")
+        .arg(dir.join("round-1"))
+        .status();
     assert!(!Path::new(&dir.join("round-1")).exists());
 }
 
@@ -314,7 +357,9 @@ pub(crate) fn stderr_after_ctrl_c(mut child: Child) -> String {
         }
     });
     let first = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
     let _ = child.wait();
     reader.join().unwrap();
     let mut all = vec![first];

@@ -18,7 +18,10 @@ fn clock_events(w: &crate::serve::Watch, n: usize) -> Vec<Value> {
     let mut out = Vec::new();
     let end = Instant::now() + Duration::from_secs(15);
     while out.len() < n {
-        let Ok((_, l)) = w.lines.recv_timeout(end.saturating_duration_since(Instant::now())) else {
+        let Ok((_, l)) = w
+            .lines
+            .recv_timeout(end.saturating_duration_since(Instant::now()))
+        else {
             break;
         };
         let v: Value = serde_json::from_str(&l).unwrap();
@@ -52,7 +55,14 @@ pub fn a_glitched_clock_reading_is_not_a_flag_fall() {
             let got = clock_events(&w, 1);
             assert_eq!(got.len(), 1, "{got:?}");
             assert_eq!(got[0]["kind"], "clock-zero");
-            assert!(got[0]["message"].as_str().unwrap().contains("not confirmed"), "{}", got[0]);
+            assert!(
+                got[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("not confirmed"),
+                "{}",
+                got[0]
+            );
         }
     }
     // A second board: zero, then zero again: the flag fell.
@@ -68,9 +78,18 @@ pub fn a_glitched_clock_reading_is_not_a_flag_fall() {
     stop(w);
     let kinds: Vec<(&str, &str)> = got
         .iter()
-        .map(|v| (v["board"].as_str().unwrap_or(""), v["kind"].as_str().unwrap_or("")))
+        .map(|v| {
+            (
+                v["board"].as_str().unwrap_or(""),
+                v["kind"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
-    assert_eq!(kinds, [("1.2", "clock-zero"), ("1.2", "flag-fall")], "{got:?}");
+    assert_eq!(
+        kinds,
+        [("1.2", "clock-zero"), ("1.2", "flag-fall")],
+        "{got:?}"
+    );
     assert_eq!(got[1]["article"], "6.9");
 }
 
@@ -107,9 +126,15 @@ pub fn the_urls_printed_are_the_machines_addresses() {
         assert!(hosts.contains(a), "{a} not printed: {said}");
     }
     for h in &hosts {
-        assert!(machine.contains(h) || h == "127.0.0.1", "{h} is not this machine's: {said}");
+        assert!(
+            machine.contains(h) || h == "127.0.0.1",
+            "{h} is not this machine's: {said}"
+        );
     }
-    assert!(said.lines().next().unwrap_or("").contains("?token="), "{said}");
+    assert!(
+        said.lines().next().unwrap_or("").contains("?token="),
+        "{said}"
+    );
 }
 
 /// `/print`: the board drawn once, no event stream: headless Chromium's
@@ -122,8 +147,16 @@ pub fn the_printable_snapshot_ends_and_shows_the_boards() {
     let scratch = crate::common::Scratch::new("chromium-print");
     let url = format!("{}print", w.url);
     let mut child = Command::new("chromium")
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"])
-        .arg(format!("--user-data-dir={}", scratch.join("profile").display()))
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ))
         .args(["--dump-dom", &url])
         .env("TMPDIR", &*scratch)
         .stdout(Stdio::piped())
@@ -143,7 +176,13 @@ pub fn the_printable_snapshot_ends_and_shows_the_boards() {
     let dom = reader.join().unwrap();
     stop(w);
     assert!(done, "chromium did not end within 60 s");
-    for want in ["Board 1.1", "Board 1.2", "Watch test", "(6.12.2)", "snapshot of"] {
+    for want in [
+        "Board 1.1",
+        "Board 1.2",
+        "Watch test",
+        "(6.12.2)",
+        "snapshot of",
+    ] {
         assert!(dom.contains(want), "no {want:?} in the page");
     }
 }

@@ -16,12 +16,6 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
-use page::the_page_shows_every_board_and_its_alerts_in_chromium;
-use serde_json::Value;
-use serve::{
-    another_address_than_loopback_needs_a_token, connections_arriving_together_are_all_answered,
-    serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder,
-};
 use hostile::{
     a_folder_too_deep_is_said, a_restarted_watch_tells_old_clients_to_start_again,
     an_unread_output_never_stops_the_watch, another_loopback_address_is_served,
@@ -30,6 +24,12 @@ use hostile::{
 use live::{
     a_glitched_clock_reading_is_not_a_flag_fall, the_printable_snapshot_ends_and_shows_the_boards,
     the_urls_printed_are_the_machines_addresses,
+};
+use page::the_page_shows_every_board_and_its_alerts_in_chromium;
+use serde_json::Value;
+use serve::{
+    another_address_than_loopback_needs_a_token, connections_arriving_together_are_all_answered,
+    serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder,
 };
 use terminal::live_view_draws_one_line_per_board;
 

@@ -95,7 +95,6 @@ impl Heads {
             closed,
         })
     }
-
 }
 
 /// Closes the reading side of the oldest head that `which` accepts (its
