@@ -25,7 +25,9 @@ use live::{
     a_glitched_clock_reading_is_not_a_flag_fall, the_printable_snapshot_ends_and_shows_the_boards,
     the_urls_printed_are_the_machines_addresses,
 };
-use page::the_page_shows_every_board_and_its_alerts_in_chromium;
+use page::{
+    the_page_follows_a_restarted_watch, the_page_shows_every_board_and_its_alerts_in_chromium,
+};
 use serde_json::Value;
 use serve::{
     another_address_than_loopback_needs_a_token, connections_arriving_together_are_all_answered,
@@ -541,4 +543,5 @@ verify_claim_tests_main! {
     a_glitched_clock_reading_is_not_a_flag_fall,
     the_urls_printed_are_the_machines_addresses: [HOSTNAME],
     the_printable_snapshot_ends_and_shows_the_boards: [CHROMIUM],
+    the_page_follows_a_restarted_watch: [CHROMIUM],
 }

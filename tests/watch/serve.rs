@@ -94,6 +94,16 @@ pub(crate) struct Watch {
     pub(crate) lines: mpsc::Receiver<(Instant, String)>,
 }
 
+/// A test that fails leaves no watch running.
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 pub(crate) fn start(dir: &Path, extra: &[&str]) -> Watch {
     let mut child = Command::new(env!("CARGO_BIN_EXE_verify-claim"))
         .args([
