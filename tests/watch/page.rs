@@ -191,7 +191,10 @@ pub fn the_page_follows_a_restarted_watch() {
     // besides (the warnings are events too).
     std::fs::write(
         &first,
-        format!("{}1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n", tags("1")),
+        format!(
+            "{}1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n",
+            tags("1")
+        ),
     )
     .unwrap();
     let w = start(&dir, &["--serve", "127.0.0.1:0"]);
@@ -207,7 +210,9 @@ pub fn the_page_follows_a_restarted_watch() {
             .count()
     };
     let (_, v) = b
-        .until(Duration::from_secs(30), |v| v["status"] == "live" && open_on(v, "#1.1") > 0)
+        .until(Duration::from_secs(30), |v| {
+            v["status"] == "live" && open_on(v, "#1.1") > 0
+        })
         .expect("board 1.1's alerts open");
     let id = v["boards"]
         .as_object()
@@ -227,7 +232,12 @@ pub fn the_page_follows_a_restarted_watch() {
         format!("{}1. f3 e5 2. g4 Qh4# *\n", tags("2")),
     )
     .unwrap();
-    let port = url.trim_end_matches('/').rsplit(':').next().unwrap().to_owned();
+    let port = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .to_owned();
     let w = start(&dir, &["--serve", &format!("127.0.0.1:{port}")]);
     let shown = b.until(Duration::from_secs(20), |v| open_on(v, "#1.2") > 0);
     b.say("quit");
