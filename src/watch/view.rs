@@ -200,17 +200,15 @@ impl<W: Write> Live<W> {
             .flat_map(|w| w.boards.iter())
             .filter_map(|b| b.alert_at)
             .max();
-        let room = height.saturating_sub(lines.len() + RECENT + 3).max(1);
-        let mut listed = 0;
+        // Lines for the boards: what the title, the recent events (most
+        // take two lines when wrapped) and the footer leave.
+        let room = height.saturating_sub(lines.len() + 2 * RECENT + 3).max(1);
+        let (mut used, mut left_out) = (0, 0);
         for w in files {
             let name = escape::field(&base_name(&w.file)).into_owned();
             let tournament = column(&escape::field(w.tournament.as_deref().unwrap_or("-")));
             for &i in &w.shown {
                 let b = &w.boards[i];
-                listed += 1;
-                if listed > room {
-                    continue;
-                }
                 let newest = newest.is_some() && b.alert_at == newest;
                 let text = format!(
                     "{} {tournament}{:<12} {:<5} {:<22} {:>4} {:<11} {}",
@@ -224,7 +222,13 @@ impl<W: Write> Live<W> {
                 );
                 // Every line wrapped at the width, not cut; the board's
                 // lines after its first are indented.
-                for (k, part) in wrap(&text, width.saturating_sub(4)).into_iter().enumerate() {
+                let parts = wrap(&text, width.saturating_sub(4));
+                if used + parts.len() > room {
+                    left_out += 1;
+                    continue;
+                }
+                used += parts.len();
+                for (k, part) in parts.into_iter().enumerate() {
                     let part = if k == 0 { part } else { format!("    {part}") };
                     lines.push(if newest {
                         format!("\x1b[7m{part}\x1b[0m")
@@ -236,8 +240,8 @@ impl<W: Write> Live<W> {
                 }
             }
         }
-        if listed > room {
-            lines.push(format!("  … and {} more board(s)", listed - room));
+        if left_out > 0 {
+            lines.push(format!("  … and {left_out} more board(s)"));
         }
         lines.push(String::new());
         lines.push("Recent events:".to_owned());
