@@ -194,3 +194,26 @@ pub fn check_position(data: &[u8]) {
     };
     let _ = crate::check_position(fen, &opts);
 }
+
+/// The live board's HTTP request head parser (`watch --serve`): any bytes
+/// give a head, a wait for more, or a refusal (400, 431), never a panic;
+/// a head that parses whole is never refused while it arrives in pieces
+/// (the server reads it as it comes); a whole head's target is not empty.
+pub fn http_head(data: &[u8]) {
+    use crate::watch::serve::http::parse_head;
+    let data = &data[..data.len().min(crate::watch::serve::http::MAX_HEAD)];
+    let whole = parse_head(data);
+    if let Err(status) = whole {
+        assert!(matches!(status, 400 | 431), "status {status}");
+    }
+    if let Ok(Some((_, target, _))) = &whole {
+        assert!(!target.is_empty());
+        let step = (data.len() / 64).max(1);
+        for cut in (0..data.len()).step_by(step) {
+            assert!(
+                parse_head(&data[..cut]).is_ok(),
+                "the first {cut} bytes of a good head were refused"
+            );
+        }
+    }
+}

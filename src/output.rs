@@ -47,6 +47,11 @@ pub fn failure_status(e: &io::Error) -> i32 {
 /// Writes `bytes` to standard output and flushes it; on failure, the exit
 /// status to end with.
 pub fn write_stdout(bytes: &[u8]) -> Result<(), i32> {
+    // Nothing to write: standard output is not even locked (the watch's
+    // output thread may hold it, blocked on a reader that never reads).
+    if bytes.is_empty() {
+        return Ok(());
+    }
     let mut stdout = io::stdout().lock();
     stdout
         .write_all(bytes)

@@ -78,14 +78,20 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
             format!("cannot catch Ctrl-C: {e}"),
         )
     })?;
-    let stdout = std::io::stdout();
-    let terminal = stdout.is_terminal();
+    let terminal = std::io::stdout().is_terminal();
+    // Written by a thread of its own through a bounded queue: output
+    // nobody reads never stops the watch (crate::watch::queue).
+    let (out, drain) = crate::watch::queue::start(std::io::stdout()).map_err(|e| {
+        Diagnostic::new(
+            "verify-claim watch",
+            None,
+            format!("cannot start the output: {e}"),
+        )
+    })?;
     let mut sink: Box<dyn view::Sink> = match (args.format, terminal) {
-        (Some(WatchFormat::Jsonl), _) | (None, false) => {
-            Box::new(view::Lines::jsonl(stdout.lock()))
-        }
-        (Some(WatchFormat::Text), false) => Box::new(view::Lines::log(stdout.lock())),
-        (_, true) => Box::new(view::Live::new(stdout.lock(), args.quiet)),
+        (Some(WatchFormat::Jsonl), _) | (None, false) => Box::new(view::Lines::jsonl(out)),
+        (Some(WatchFormat::Text), false) => Box::new(view::Lines::log(out)),
+        (_, true) => Box::new(view::Live::new(out, args.quiet)),
     };
     let server = match &args.serve {
         None => None,
@@ -97,17 +103,29 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
             let server = crate::watch::serve::start(&options, Arc::clone(&stop))
                 .map_err(|m| Diagnostic::new("verify-claim watch", None, m))?;
             eprintln!("verify-claim watch: the live board is at {}", server.url);
+            for url in server.urls.iter().skip(1) {
+                eprintln!("verify-claim watch: also at {url}");
+            }
             Some(server)
         }
     };
-    let mut serving = server
-        .as_ref()
-        .map(|s| crate::watch::serve::Serving::new(sink.as_mut(), s));
-    let sink: &mut dyn view::Sink = match serving.as_mut() {
-        Some(s) => s,
-        None => sink.as_mut(),
+    let ran = match &server {
+        Some(s) => {
+            let mut serving = crate::watch::serve::Serving::new(sink.as_mut(), s);
+            crate::watch::run(args.config(), &mut serving, &stop)
+        }
+        None => crate::watch::run(args.config(), sink.as_mut(), &stop),
     };
-    match crate::watch::run(args.config(), sink, &stop) {
+    drop(server);
+    // The output's queue is closed, then written if a reader takes it.
+    drop(sink);
+    let unwritten = drain.finish(std::time::Duration::from_secs(2));
+    if unwritten > 0 {
+        crate::output::to_stderr(format!(
+            "verify-claim watch: {unwritten} line(s) of output could not be written (standard output was not read)"
+        ));
+    }
+    match ran {
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(Diagnostic::new("verify-claim watch", None, e.to_string())),

@@ -34,6 +34,8 @@ struct Listed {
     modified: Option<SystemTime>,
     files: Vec<PathBuf>,
     dirs: Vec<PathBuf>,
+    /// Why the folder could not be listed.
+    error: Option<String>,
 }
 
 /// What is known of the named paths.
@@ -42,6 +44,10 @@ pub struct Discover {
     dirs: BTreeMap<PathBuf, Listed>,
     /// A folder limit hit, said once: the first folder left out.
     pub dirs_left_out: Option<PathBuf>,
+    /// Folders that could not be listed, not said yet (each said once):
+    /// the folder and why (`File name too long` for a folder 5,000 deep).
+    pub failed: Vec<(PathBuf, String)>,
+    said: std::collections::HashSet<PathBuf>,
 }
 
 impl Discover {
@@ -78,6 +84,11 @@ impl Discover {
             let known = self.dirs.get(&dir).is_some_and(|l| l.modified == modified);
             if !known || fresh {
                 let listed = list(&dir, modified);
+                if let Some(e) = &listed.error
+                    && self.said.insert(dir.clone())
+                {
+                    self.failed.push((dir.clone(), e.clone()));
+                }
                 self.dirs.insert(dir.clone(), listed);
             }
             if let Some(l) = self.dirs.get(&dir) {
@@ -94,8 +105,12 @@ fn list(dir: &Path, modified: Option<SystemTime>) -> Listed {
         modified,
         ..Listed::default()
     };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return l;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            l.error = Some(e.to_string());
+            return l;
+        }
     };
     for entry in entries.flatten() {
         let Ok(kind) = entry.file_type() else {

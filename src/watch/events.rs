@@ -36,8 +36,9 @@ pub struct Board {
     /// The move tokens already followed.
     moves: Vec<String>,
     /// Per ply followed: could the player to move claim by repetition, by
-    /// the move count?
-    avail: Vec<[bool; 2]>,
+    /// the move count ([`available::NONE`], [`available::WRITTEN`], by
+    /// writing a move, or [`available::BOARD`], on the board)?
+    avail: Vec<[u8; 2]>,
     ended: Option<Ended>,
     after_end: bool,
     /// The illegal move reported: its ply, its token, numbered.
@@ -267,6 +268,8 @@ impl Board {
                 (r, Some(e))
             }
         };
+        let set = |r: Option<&str>| r.map(str::trim).is_some_and(|r| !r.is_empty() && r != "*");
+        let decided = set(record.tag("Result")) || set(record.result.map(|r| r.text));
         for p in self.avail.len()..=replay.len() {
             self.ply::<G>(&replay, rules, cx, p, out);
             // The warnings of the plies up to this one, in ply order.
@@ -278,9 +281,21 @@ impl Board {
                 rules,
                 low_time: cx.low_time,
                 ended: self.ended.as_ref().map(|e| e.ply),
+                decided,
             };
             self.warned.plies::<G>(&replay, &input, p, out);
         }
+        let input = super::warn::Input {
+            file: cx.file,
+            id: &self.id,
+            bytes: cx.bytes,
+            end: record.end,
+            rules,
+            low_time: cx.low_time,
+            ended: self.ended.as_ref().map(|e| e.ply),
+            decided,
+        };
+        self.warned.confirmed_by_result::<G>(&replay, &input, out);
         let look = super::look::of::<G>(&replay, rules, cx.bytes, record.end);
         if look != self.look || self.version == 0 {
             self.look = look;
@@ -332,7 +347,7 @@ impl Board {
         if self.ended.is_none() {
             self.evaluate::<G>(replay, rules, cx, p, out);
         } else {
-            self.avail.push([false, false]);
+            self.avail.push([0, 0]);
         }
         let Some(end) = &self.ended else { return };
         if p > end.ply && !self.after_end {

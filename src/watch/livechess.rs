@@ -8,6 +8,7 @@
 //! the page and the warnings like any `[%clk]`.
 
 use std::collections::HashSet;
+use std::io::Read;
 use std::path::Path;
 
 use super::Watched;
@@ -45,6 +46,48 @@ pub fn taken_by_siblings(files: &[Watched], i: usize) -> HashSet<String> {
         .collect()
 }
 
+/// The tournament of a followed file, for the rows and cards (boards of
+/// different tournaments are otherwise told apart only by their path):
+/// the `name` of the nearest `tournament.json` (LiveChess writes one at an
+/// export's top) from the file's folder up to the named folder; else, for a
+/// file in a sub-folder of a named folder, that sub-folder's name; else
+/// none. Read once, when the file is first followed.
+pub fn tournament_of(path: &Path, named: &[String]) -> Option<String> {
+    let root = named
+        .iter()
+        .map(Path::new)
+        .filter(|r| path.starts_with(r) && path != *r)
+        .max_by_key(|r| r.components().count());
+    for dir in path.ancestors().skip(1) {
+        if let Some(name) = json_name(&dir.join("tournament.json")) {
+            return Some(name);
+        }
+        if root.is_none_or(|r| dir == r || !dir.starts_with(r)) {
+            break;
+        }
+    }
+    let root = root?;
+    let rest = path.strip_prefix(root).ok()?;
+    let mut parts = rest.components();
+    let first = parts.next()?;
+    // A file directly in the named folder: no tournament to show.
+    parts.next()?;
+    Some(first.as_os_str().to_string_lossy().into_owned())
+}
+
+/// The `name` of a `tournament.json` (at most 1 MiB read).
+fn json_name(path: &Path) -> Option<String> {
+    let mut text = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(1 << 20)
+        .read_to_end(&mut text)
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&text).ok()?;
+    let name = v.get("name")?.as_str()?.trim();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,5 +98,33 @@ mod tests {
         assert!(is_export(Path::new("round-1/game-12.pgn")));
         assert!(!is_export(Path::new("round-1/game-x.pgn")));
         assert!(!is_export(Path::new("round-1/live.pgn")));
+    }
+
+    /// Each board's tournament: `tournament.json`'s name, else the folder.
+    #[test]
+    fn the_tournament_of_a_file() {
+        let root = "../shared/corpus/livechess".to_owned();
+        if !Path::new(&root).is_dir() {
+            return;
+        }
+        let of = |p: &str| tournament_of(&Path::new(&root).join(p), std::slice::from_ref(&root));
+        assert_eq!(
+            of("tournament-2/round-1/game-4.pgn").as_deref(),
+            Some("Sample Invitational 2023")
+        );
+        assert_eq!(
+            of("tournament-3/nested/nested/game-3.pgn").as_deref(),
+            Some("tournament-3")
+        );
+        let fixture = "fixtures/watch/livechess".to_owned();
+        let named = tournament_of(
+            &Path::new(&fixture).join("round-1/game-1.pgn"),
+            std::slice::from_ref(&fixture),
+        );
+        assert_eq!(named.as_deref(), Some("Watch test"));
+        assert_eq!(
+            tournament_of(Path::new("a.pgn"), &["a.pgn".to_owned()]),
+            None
+        );
     }
 }

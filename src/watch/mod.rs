@@ -13,6 +13,7 @@ pub mod events;
 pub mod follow;
 pub mod livechess;
 pub mod look;
+pub mod queue;
 pub mod schema;
 pub mod serve;
 pub mod view;
@@ -96,6 +97,9 @@ pub struct Watched {
     pub low_time: Option<f64>,
     /// Board keys a sibling file follows already (a LiveChess export).
     taken: std::collections::HashSet<String>,
+    /// The tournament the file belongs to, for the rows and cards
+    /// ([`livechess::tournament_of`]).
+    pub tournament: Option<String>,
 }
 
 impl Watched {
@@ -120,6 +124,7 @@ impl Watched {
             full: false,
             low_time: None,
             taken: std::collections::HashSet::new(),
+            tournament: None,
         }
     }
 
@@ -270,6 +275,7 @@ impl Watcher {
                 continue;
             }
             let mut w = Watched::new(path.clone());
+            w.tournament = livechess::tournament_of(path, &self.config.paths);
             w.stop = Some(Arc::clone(&self.stop));
             w.low_time = self.config.low_time;
             self.files.push(w);
@@ -277,6 +283,16 @@ impl Watcher {
         }
         if added {
             self.files.sort_by(|a, b| a.follow.path.cmp(&b.follow.path));
+        }
+        for (dir, why) in std::mem::take(&mut self.discover.failed) {
+            let file: Arc<str> = Arc::from(dir.display().to_string());
+            emit(Event::new(
+                &file,
+                &GameId::none(),
+                0,
+                EventKind::RecordError,
+                format!("this folder cannot be listed: {why}: the files below it are not followed"),
+            ));
         }
         if let Some(dir) = &self.discover.dirs_left_out
             && !self.said_dirs
@@ -400,175 +416,4 @@ pub fn run(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn kinds(w: &mut Watched, text: &str) -> Vec<(&'static str, usize)> {
-        w.apply(text.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
-            .iter()
-            .map(|e| (e.kind.name(), e.ply))
-            .collect()
-    }
-
-    #[test]
-    fn each_event_once_and_again_only_when_new() {
-        let mut w = Watched::new(PathBuf::from("live.pgn"));
-        let mate = "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 Qh4# *\n";
-        assert_eq!(kinds(&mut w, mate), [("game-ended", 4)]);
-        assert_eq!(kinds(&mut w, mate), []);
-        // Unterminated and shorter: a write in progress, not a take-back.
-        assert_eq!(
-            kinds(&mut w, "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 "),
-            []
-        );
-        let result = mate.replace(" *", " 1-0");
-        assert_eq!(kinds(&mut w, &result), [("result-entered", 4)]);
-        assert_eq!(kinds(&mut w, &result), []);
-        // Taken back with a marker: said, and the mate again when replayed.
-        assert_eq!(
-            kinds(&mut w, "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 *\n"),
-            [("record-changed", 3)]
-        );
-        assert_eq!(kinds(&mut w, mate), [("game-ended", 4)]);
-        // A new start position: everything replayed from the start.
-        let fen = "[White \"A\"]\n[Black \"B\"]\n[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/K7 w - - 0 1\"]\n\n*\n";
-        assert_eq!(
-            kinds(&mut w, fen),
-            [("record-changed", 0), ("game-ended", 0)]
-        );
-    }
-
-    #[test]
-    fn boards_are_known_by_their_tags() {
-        let mut w = Watched::new(PathBuf::from("live.pgn"));
-        let a = "[Round \"1\"]\n[Board \"1\"]\n[White \"A\"]\n\n1. f3 e5 2. g4 Qh4# *\n";
-        let b = "[Round \"1\"]\n[Board \"2\"]\n[White \"C\"]\n\n1. e4 *\n";
-        assert_eq!(kinds(&mut w, &format!("{a}\n{b}")), [("game-ended", 4)]);
-        // The same boards in the other order: nothing new.
-        assert_eq!(kinds(&mut w, &format!("{b}\n{a}")), []);
-        assert_eq!(w.boards.len(), 2);
-    }
-
-    #[test]
-    fn every_limit_is_said_once_naming_the_file() {
-        let mut w = Watched::new(PathBuf::from("long.pgn"));
-        let long = format!("{}*\n", "Nf3 Nf6 Ng1 Ng8 ".repeat(1001));
-        let said = |evs: Vec<Event>| {
-            evs.into_iter()
-                .filter(|e| e.kind == EventKind::LimitReached)
-                .map(|e| format!("{} {}", e.file, e.message))
-                .collect::<Vec<_>>()
-        };
-        let opts = ScanOptions::default();
-        assert_eq!(
-            said(w.apply(long.as_bytes(), &opts, Encoding::Utf8)),
-            ["long.pgn the record has 4004 plies: only the first 4000 are followed"]
-        );
-        assert!(said(w.apply(long.as_bytes(), &opts, Encoding::Utf8)).is_empty());
-        let mut w = Watched::new(PathBuf::from("many.pgn"));
-        let many = "1. e4 *\n\n".repeat(MAX_BOARDS + 2);
-        assert_eq!(
-            said(w.apply(many.as_bytes(), &opts, Encoding::Utf8)),
-            [
-                "many.pgn game 2001 is past the 2000 boards a file may have: it and the games after it are not followed"
-            ]
-        );
-    }
-
-    #[test]
-    fn deleted_files_give_their_place_up() {
-        // Removed when the test ends, passed or not.
-        let scratch = tempfile::Builder::new()
-            .prefix("verify-claim-watch-limit-")
-            .tempdir()
-            .unwrap();
-        let dir = scratch.path();
-        let config = Config {
-            paths: vec![dir.display().to_string()],
-            interval: Duration::from_millis(10),
-            options: ScanOptions::default(),
-            encoding: Encoding::Utf8,
-            low_time: None,
-        };
-        let mut watcher = Watcher::new(config, Arc::new(AtomicBool::new(false)));
-        let poll = |w: &mut Watcher| {
-            let mut out = Vec::new();
-            w.poll(Instant::now(), &mut |e| {
-                out.push(format!("{} {}", e.kind.name(), e.file))
-            });
-            out
-        };
-        for i in 0..MAX_FILES {
-            std::fs::write(dir.join(format!("g{i:04}.pgn")), "1. e4 *\n").unwrap();
-        }
-        assert!(poll(&mut watcher).is_empty());
-        for i in 0..MAX_FILES {
-            std::fs::remove_file(dir.join(format!("g{i:04}.pgn"))).unwrap();
-        }
-        let mate = "1. f3 e5 2. g4 Qh4# *\n";
-        std::fs::write(dir.join("new.pgn"), mate).unwrap();
-        let new = dir.join("new.pgn").display().to_string();
-        assert_eq!(poll(&mut watcher), [format!("game-ended {new}")]);
-        for i in 0..MAX_FILES {
-            std::fs::write(dir.join(format!("h{i:04}.pgn")), "1. e4 *\n").unwrap();
-        }
-        let last = dir
-            .join(format!("h{:04}.pgn", MAX_FILES - 1))
-            .display()
-            .to_string();
-        assert_eq!(poll(&mut watcher), [format!("limit-reached {last}")]);
-        assert!(poll(&mut watcher).is_empty());
-    }
-
-    #[test]
-    fn early_warnings_from_the_board_and_the_clocks() {
-        let mut w = Watched::new(PathBuf::from("w.pgn"));
-        w.low_time = Some(60.0);
-        let text = "1. Nf3 {[%clk 0:00:50]} Nf6 {[%clk 0:01:30]} 2. Ng1 {[%clk 0:00:00]} {[%emt 0:00:05]} Ng8 *\n";
-        let got: Vec<(&str, usize, String)> = w
-            .apply(text.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
-            .into_iter()
-            .filter(|e| e.kind != EventKind::ClaimAvailable)
-            .map(|e| (e.kind.name(), e.ply, e.message))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("low-time", 1, "White's clock shows 0:00:50 after 1.Nf3: under the 60 s of --low-time".to_owned()),
-                ("flag-fall", 3, "White's clock shows 0:00:00 after 2.Ng1: the flag fell and Black can still checkmate: White loses (6.9)".to_owned()),
-                ("repetition-warning", 4, "the position after 2...Ng8 stands the second time: a third occurrence can be claimed (9.2.2)".to_owned()),
-            ]
-        );
-        let mut w = Watched::new(PathBuf::from("c.pgn"));
-        let fen = "[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/R7/K7 w - - 89 60\"]\n\n60. Ra3 *\n";
-        let kinds: Vec<&str> = w
-            .apply(fen.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
-            .iter()
-            .map(|e| e.kind.name())
-            .collect();
-        assert_eq!(kinds, ["count-warning"]);
-        assert_eq!(w.boards[0].look.clock_white, None);
-    }
-
-    /// Column draughts: a flag fall loses (1.12) even where the opponent
-    /// cannot win; chess's 6.9 is not applied.
-    #[test]
-    fn a_draughts_flag_fall_loses_by_its_own_rules() {
-        let mut w = Watched::new(PathBuf::from("d.pdn"));
-        let text = "[GameType \"column draughts\"]\n[FEN \"B:c3=w,e5=b,f6=b,g7=b:0:1\"]\n\n1... e5-d4 {[%clk 0:00:00]} *\n";
-        let got: Vec<(&str, Option<&str>, String)> = w
-            .apply(text.as_bytes(), &ScanOptions::default(), Encoding::Utf8)
-            .into_iter()
-            .filter(|e| e.kind == EventKind::FlagFall)
-            .map(|e| (e.kind.name(), e.article, e.message))
-            .collect();
-        assert_eq!(
-            got,
-            [(
-                "flag-fall",
-                Some("1.12"),
-                "Black's clock shows 0:00:00 after 1...e5-d4: the flag fell: Black loses on time (1.12)".to_owned()
-            )]
-        );
-    }
-}
+mod tests;

@@ -27,8 +27,13 @@ pub enum EventKind {
     CountWarning,
     /// A clock under `--low-time`, from `[%clk]`.
     LowTime,
-    /// A clock at zero, from `[%clk]` (6.9).
+    /// A clock at zero, from `[%clk]` (6.9), confirmed: a later reading
+    /// of that clock still at zero, or the result entered with no later
+    /// move by that player.
     FlagFall,
+    /// A clock read at zero, not confirmed yet (boards send glitched
+    /// readings).
+    ClockZero,
 }
 
 impl EventKind {
@@ -46,6 +51,7 @@ impl EventKind {
             EventKind::CountWarning => "count-warning",
             EventKind::LowTime => "low-time",
             EventKind::FlagFall => "flag-fall",
+            EventKind::ClockZero => "clock-zero",
         }
     }
 }
@@ -183,7 +189,8 @@ impl Event {
             EventKind::ClaimAvailable
             | EventKind::RecordChanged
             | EventKind::RepetitionWarning
-            | EventKind::CountWarning => false,
+            | EventKind::CountWarning
+            | EventKind::ClockZero => false,
         }
     }
 }

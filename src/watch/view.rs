@@ -8,6 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::events::Event;
 use super::{Summary, Watched};
+use crate::output::escape;
 
 /// Where events go.
 pub trait Sink {
@@ -107,9 +108,14 @@ impl<W: Write> Lines<W> {
         }
     }
 
-    /// One readable line per event.
+    /// One readable line per event, its control characters shown
+    /// escaped (`\x1b`), as every text output does: a tag or a move token
+    /// cannot drive the terminal.
     pub fn log(out: W) -> Lines<W> {
-        Lines { out, format: line }
+        Lines {
+            out,
+            format: |e, time| escape::field(&line(e, time)).into_owned(),
+        }
     }
 }
 
@@ -159,57 +165,83 @@ impl<W: Write> Live<W> {
     fn frame(&self, files: &[Watched], width: usize, height: usize) -> Vec<String> {
         let boards: usize = files.iter().map(|w| w.shown.len()).sum();
         let now = timestamp(SystemTime::now());
-        let mut lines = vec![
-            format!(
-                "verify-claim watch · {} file(s) · {boards} board(s) · {} alert(s) · {} UTC · Ctrl-C to stop",
-                files.len(),
-                self.alerts,
-                now.get(11..19).unwrap_or(&now)
+        let title = format!(
+            "verify-claim watch · {} file(s) · {boards} board(s) · {} alert(s) · {} UTC · Ctrl-C to stop",
+            files.len(),
+            self.alerts,
+            now.get(11..19).unwrap_or(&now)
+        );
+        // The tournament column only when some file has one.
+        let tournaments = files.iter().any(|w| w.tournament.is_some());
+        let column = |t: &str| {
+            if tournaments {
+                format!("{:<14} ", clip(t, 14))
+            } else {
+                String::new()
+            }
+        };
+        let mut lines = wrap(&title, width);
+        lines.extend(wrap(
+            &format!(
+                "  {}{:<12} {:<5} {:<22} {:>4} {:<11} {}",
+                column("TOURNAMENT"),
+                "FILE",
+                "BOARD",
+                "PLAYERS",
+                "PLY",
+                "LAST MOVE",
+                "STATE"
             ),
-            format!(
-                "  {:<12} {:<5} {:<22} {:>4} {:<11} {}",
-                "FILE", "BOARD", "PLAYERS", "PLY", "LAST MOVE", "STATE"
-            ),
-        ];
+            width,
+        ));
         // The board of the newest alert is highlighted.
         let newest = files
             .iter()
             .flat_map(|w| w.boards.iter())
             .filter_map(|b| b.alert_at)
             .max();
-        let room = height.saturating_sub(lines.len() + RECENT + 3).max(1);
-        let mut listed = 0;
+        // Lines for the boards: what the title, the recent events (most
+        // take two lines when wrapped) and the footer leave.
+        let room = height.saturating_sub(lines.len() + 2 * RECENT + 3).max(1);
+        let (mut used, mut left_out) = (0, 0);
         for w in files {
-            let name = base_name(&w.file);
+            let name = escape::field(&base_name(&w.file)).into_owned();
+            let tournament = column(&escape::field(w.tournament.as_deref().unwrap_or("-")));
             for &i in &w.shown {
                 let b = &w.boards[i];
-                listed += 1;
-                if listed > room {
-                    continue;
-                }
                 let newest = newest.is_some() && b.alert_at == newest;
                 let text = format!(
-                    "{} {:<12} {:<5} {:<22} {:>4} {:<11} {}",
+                    "{} {tournament}{:<12} {:<5} {:<22} {:>4} {:<11} {}",
                     if newest { '>' } else { ' ' },
                     clip(&name, 12),
-                    clip(&b.id.label(), 5),
-                    clip(&b.id.players(), 22),
+                    clip(&escape::field(&b.id.label()), 5),
+                    clip(&escape::field(&b.id.players()), 22),
                     b.plies,
                     clip(b.last_move.as_deref().unwrap_or("-"), 11),
-                    b.state()
+                    escape::field(&b.state())
                 );
-                let text = clip(&text, width);
-                lines.push(if newest {
-                    format!("\x1b[7m{text}\x1b[0m")
-                } else if b.alert_at.is_some() {
-                    format!("\x1b[1m{text}\x1b[0m")
-                } else {
-                    text
-                });
+                // Every line wrapped at the width, not cut; the board's
+                // lines after its first are indented.
+                let parts = wrap(&text, width.saturating_sub(4));
+                if used + parts.len() > room {
+                    left_out += 1;
+                    continue;
+                }
+                used += parts.len();
+                for (k, part) in parts.into_iter().enumerate() {
+                    let part = if k == 0 { part } else { format!("    {part}") };
+                    lines.push(if newest {
+                        format!("\x1b[7m{part}\x1b[0m")
+                    } else if b.alert_at.is_some() {
+                        format!("\x1b[1m{part}\x1b[0m")
+                    } else {
+                        part
+                    });
+                }
             }
         }
-        if listed > room {
-            lines.push(format!("  … and {} more board(s)", listed - room));
+        if left_out > 0 {
+            lines.push(format!("  … and {left_out} more board(s)"));
         }
         lines.push(String::new());
         lines.push("Recent events:".to_owned());
@@ -229,26 +261,35 @@ impl<W: Write> Live<W> {
 }
 
 /// The text in lines of at most `n` characters, broken at spaces (a word
-/// longer than a line is cut into pieces).
+/// longer than a line is cut into pieces). Runs of spaces inside a line
+/// (a row's columns) and at its start (its margin) are kept.
 pub fn wrap(s: &str, n: usize) -> Vec<String> {
     let n = n.max(10);
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in s.split(' ') {
+    let mut len = 0;
+    // Spaces to put before the next word.
+    let mut gap = 0;
+    for (i, word) in s.split(' ').enumerate() {
+        gap += usize::from(i > 0);
         let mut word: Vec<char> = word.chars().collect();
         while !word.is_empty() {
-            let used = line.chars().count();
-            let room = n.saturating_sub(used + usize::from(used > 0));
-            if word.len() <= room {
-                if used > 0 {
-                    line.push(' ');
-                }
+            // A continued line starts with its word.
+            let g = if len == 0 && !out.is_empty() { 0 } else { gap };
+            if len + g + word.len() <= n {
+                line.extend(std::iter::repeat_n(' ', g));
+                len += g + word.len();
                 line.extend(word.drain(..));
-            } else if used > 0 {
+                gap = 0;
+            } else if len > 0 {
                 out.push(std::mem::take(&mut line));
+                len = 0;
             } else {
-                line.extend(word.drain(..n.min(word.len())));
+                let g = g.min(n / 2);
+                line.extend(std::iter::repeat_n(' ', g));
+                line.extend(word.drain(..(n - g).min(word.len())));
                 out.push(std::mem::take(&mut line));
+                gap = 0;
             }
         }
     }
@@ -270,8 +311,9 @@ impl<W: Write> Sink for Live<W> {
             self.alerts += 1;
             self.bell = true;
         }
+        let text = line_in(e, time, &base_name(&e.file));
         self.recent
-            .push_back((line_in(e, time, &base_name(&e.file)), alert));
+            .push_back((escape::field(&text).into_owned(), alert));
         while self.recent.len() > RECENT {
             self.recent.pop_front();
         }
@@ -330,6 +372,12 @@ mod tests {
         assert_eq!(
             wrap(&"x".repeat(25), 10),
             ["x".repeat(10), "x".repeat(10), "x".repeat(5)]
+        );
+        // A row keeps its margin and its columns; what does not fit goes
+        // on the next line.
+        assert_eq!(
+            wrap("  a.pgn   1.1  A - B   ENDED checkmate 5.1.1", 24),
+            ["  a.pgn   1.1  A - B", "ENDED checkmate 5.1.1"]
         );
     }
 }

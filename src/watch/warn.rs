@@ -22,6 +22,16 @@ pub struct Warned {
     /// Per side: low time said, flag fall said (at which ply).
     low: [Option<usize>; 2],
     flag: [Option<usize>; 2],
+    /// Per side: a reading at zero not confirmed yet.
+    zero: [Option<Zero>; 2],
+}
+
+/// A clock read at zero: the ply, the reading, the move it followed.
+#[derive(Debug, Clone)]
+struct Zero {
+    ply: usize,
+    clock: String,
+    label: String,
 }
 
 /// What the warnings need besides the replay.
@@ -35,6 +45,8 @@ pub struct Input<'a> {
     pub low_time: Option<f64>,
     /// The ply at which the Laws ended the game: nothing is warned after.
     pub ended: Option<usize>,
+    /// A result is entered (tag or marker, not `*`).
+    pub decided: bool,
 }
 
 fn slot(side: Side) -> usize {
@@ -45,6 +57,11 @@ impl Warned {
     /// The record was changed from ply `from` on.
     pub fn back_to(&mut self, from: usize) {
         self.done = self.done.min(from + 1);
+        for z in &mut self.zero {
+            if z.as_ref().is_some_and(|z| z.ply > from) {
+                *z = None;
+            }
+        }
         for s in [&mut self.low, &mut self.flag] {
             for v in s.iter_mut() {
                 if v.is_some_and(|p| p > from) {
@@ -102,6 +119,56 @@ impl Warned {
         self.done = self.done.max(last + 1);
     }
 
+    /// A result entered while a reading at zero is its player's last move:
+    /// the flag fall is confirmed.
+    pub fn confirmed_by_result<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        i: &Input<'_>,
+        out: &mut Vec<Event>,
+    ) {
+        if !i.decided || i.ended.is_some() {
+            return;
+        }
+        for k in 0..2 {
+            let Some(z) = self.zero[k].clone() else {
+                continue;
+            };
+            if self.flag[k].is_some() || replay.len() > z.ply + 1 {
+                continue;
+            }
+            let mover = G::side_to_move(&replay.position(z.ply - 1));
+            let said = format!(
+                "{}'s clock showed {} after {}, confirmed by the result entered with no later move by {}: the flag fell",
+                mover.title(),
+                z.clock,
+                z.label,
+                mover.title()
+            );
+            out.push(self.flag_event::<G>(replay, i, &z, mover, &said));
+        }
+    }
+
+    /// The confirmed flag fall of reading `z` (the position when it fell).
+    fn flag_event<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        i: &Input<'_>,
+        z: &Zero,
+        mover: Side,
+        said: &str,
+    ) -> Event {
+        let k = slot(mover);
+        self.flag[k] = Some(z.ply);
+        self.zero[k] = None;
+        let (article, message) = flag_fall::<G>(i.rules, &replay.position(z.ply), mover, said);
+        let mut e = Event::new(i.file, i.id, z.ply, EventKind::FlagFall, message);
+        e.side = Some(mover);
+        e.mv = Some(z.label.clone());
+        e.article = Some(article);
+        e
+    }
+
     /// The clock the mover of ply `p` wrote after the move.
     fn clock<G: Game>(
         &mut self,
@@ -127,18 +194,36 @@ impl Warned {
         let mut e = Event::new(i.file, i.id, p, EventKind::LowTime, String::new());
         e.side = Some(mover);
         e.mv = Some(replay.label(p));
+        // A reading at zero is a flag fall only when confirmed: a board
+        // may send one wrong reading (a DGT board read 0:00:00 once, then
+        // 0:16:15). A later reading above zero forgets it.
+        if left > 0.0 {
+            self.zero[k] = None;
+        }
         if left <= 0.0 && self.flag[k].is_none() {
-            self.flag[k] = Some(p);
-            let said = format!(
-                "{}'s clock shows {clock} after {}: the flag fell",
-                mover.title(),
-                replay.label(p)
-            );
-            let (article, message) = flag_fall::<G>(i.rules, &replay.position(p), mover, &said);
-            e.kind = EventKind::FlagFall;
-            e.article = Some(article);
-            e.message = message;
-            out.push(e);
+            let label = replay.label(p);
+            if let Some(z) = self.zero[k].clone() {
+                let said = format!(
+                    "{}'s clock showed {} after {} and still shows {clock} after {label}: the flag fell",
+                    mover.title(),
+                    z.clock,
+                    z.label,
+                );
+                out.push(self.flag_event::<G>(replay, i, &z, mover, &said));
+            } else {
+                e.kind = EventKind::ClockZero;
+                e.message = format!(
+                    "{}'s clock read {clock} after {label}, not confirmed: a flag fall once a later reading of it still shows zero, or the result is entered with no later move by {}",
+                    mover.title(),
+                    mover.title()
+                );
+                self.zero[k] = Some(Zero {
+                    ply: p,
+                    clock,
+                    label,
+                });
+                out.push(e);
+            }
         } else if i.low_time.is_some_and(|t| left < t) && self.low[k].is_none() && left > 0.0 {
             self.low[k] = Some(p);
             e.message = format!(

@@ -67,9 +67,10 @@ pub fn changed(from: usize, old: &[String], new: &[&str], restart: bool) -> Stri
             list(came)
         ),
     };
+    // The event's ply is `from`, the last ply kept: the words say the
+    // same ply.
     format!(
-        "the record changed from ply {}: {what}; it now has {} (was {was}); replayed from it",
-        from + 1,
+        "the record changed after ply {from}: {what}; it now has {} (was {was}); replayed from it",
         plies(now)
     )
 }
@@ -110,7 +111,7 @@ mod tests {
         let old: Vec<String> = ["e4", "e5", "Nf3"].map(str::to_owned).to_vec();
         assert_eq!(
             changed(2, &old, &["e4", "e5", "Nc3"], false),
-            "the record changed from ply 3: ply 3 replaced: Nf3 is now Nc3; it now has 3 plies (was 3); replayed from it"
+            "the record changed after ply 2: ply 3 replaced: Nf3 is now Nc3; it now has 3 plies (was 3); replayed from it"
         );
         assert_eq!(
             changed(1, &old, &["e4"], false),
@@ -118,7 +119,7 @@ mod tests {
         );
         assert_eq!(
             changed(1, &old, &["e4", "c5", "Nf3", "d6"], false),
-            "the record changed from ply 2: plies 2-3 (e5 Nf3) replaced by c5 Nf3 d6; it now has 4 plies (was 3); replayed from it"
+            "the record changed after ply 1: plies 2-3 (e5 Nf3) replaced by c5 Nf3 d6; it now has 4 plies (was 3); replayed from it"
         );
     }
 }

@@ -16,7 +16,18 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
-use page::the_page_shows_every_board_and_its_alerts_in_chromium;
+use hostile::{
+    a_folder_too_deep_is_said, a_restarted_watch_tells_old_clients_to_start_again,
+    an_unread_output_never_stops_the_watch, another_loopback_address_is_served,
+    slow_heads_get_408_and_leave_room, text_output_escapes_control_bytes,
+};
+use live::{
+    a_glitched_clock_reading_is_not_a_flag_fall, the_printable_snapshot_ends_and_shows_the_boards,
+    the_urls_printed_are_the_machines_addresses,
+};
+use page::{
+    the_page_follows_a_restarted_watch, the_page_shows_every_board_and_its_alerts_in_chromium,
+};
 use serde_json::Value;
 use serve::{
     another_address_than_loopback_needs_a_token, connections_arriving_together_are_all_answered,
@@ -29,6 +40,8 @@ use verify_claim::{Encoding, Kind, LiveFile, ScanOptions};
 
 #[path = "../common/mod.rs"]
 mod common;
+mod hostile;
+mod live;
 mod page;
 mod serve;
 mod terminal;
@@ -322,17 +335,19 @@ fn check_by_hand(scenarios: &[Scenario], expect: &[Expected]) {
         [
             t("claim-available", 11, "black", "6...Kh8"),
             t("claim-available", 12, "white", "-"),
+            // On the board now, where at ply 11 only by writing 6...Kh8.
+            t("claim-available", 13, "black", "-"),
             t("game-ended", 24, "black", "12...Kh8"),
             t("moves-after-end", 25, "white", "13.Rxe5"),
             t("result-entered", 25, "-", "-"),
         ]
     );
     let fivefold = by_name("fivefold.pgn");
-    assert_eq!(fivefold[2].1["article"], "9.6.1");
-    assert_eq!(fivefold[2].1["reason"], "fivefold-repetition");
     assert_eq!(fivefold[3].1["article"], "9.6.1");
-    assert_eq!(fivefold[4].1["agrees"], false);
-    assert_eq!(fivefold[4].1["board"], "3.1");
+    assert_eq!(fivefold[3].1["reason"], "fivefold-repetition");
+    assert_eq!(fivefold[4].1["article"], "9.6.1");
+    assert_eq!(fivefold[5].1["agrees"], false);
+    assert_eq!(fivefold[5].1["board"], "3.1");
     let wrong = by_name("wrong-result.pgn");
     assert_eq!(
         brief(&wrong),
@@ -494,6 +509,24 @@ const CHROMIUM: Need = Need {
     },
 };
 
+/// python3 (it makes a folder tree deeper than any path can name).
+const PYTHON: Need = Need {
+    what: "python3",
+    check: || match Command::new("python3").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err("no python3".into()),
+    },
+};
+
+/// `hostname -I`, which lists the machine's addresses.
+const HOSTNAME: Need = Need {
+    what: "hostname -I",
+    check: || match Command::new("hostname").arg("-I").output() {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err("no hostname -I to list the machine's addresses".into()),
+    },
+};
+
 verify_claim_tests_main! {
     watch_follows_games_played_into_a_folder: [SHARED],
     live_view_draws_one_line_per_board: [SCRIPT],
@@ -501,4 +534,14 @@ verify_claim_tests_main! {
     connections_arriving_together_are_all_answered,
     another_address_than_loopback_needs_a_token,
     the_page_shows_every_board_and_its_alerts_in_chromium: [CHROMIUM],
+    slow_heads_get_408_and_leave_room,
+    a_restarted_watch_tells_old_clients_to_start_again,
+    another_loopback_address_is_served,
+    an_unread_output_never_stops_the_watch,
+    text_output_escapes_control_bytes,
+    a_folder_too_deep_is_said: [PYTHON],
+    a_glitched_clock_reading_is_not_a_flag_fall,
+    the_urls_printed_are_the_machines_addresses: [HOSTNAME],
+    the_printable_snapshot_ends_and_shows_the_boards: [CHROMIUM],
+    the_page_follows_a_restarted_watch: [CHROMIUM],
 }

@@ -89,9 +89,19 @@ fn write(path: &Path, content: &str, cut: Option<usize>) -> Instant {
 }
 
 pub(crate) struct Watch {
-    child: Child,
+    pub(crate) child: Child,
     pub(crate) url: String,
-    lines: mpsc::Receiver<(Instant, String)>,
+    pub(crate) lines: mpsc::Receiver<(Instant, String)>,
+}
+
+/// A test that fails leaves no watch running.
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 pub(crate) fn start(dir: &Path, extra: &[&str]) -> Watch {
@@ -128,13 +138,15 @@ pub(crate) fn start(dir: &Path, extra: &[&str]) -> Watch {
     Watch { child, url, lines }
 }
 
-fn host(url: &str) -> &str {
+pub(crate) fn host(url: &str) -> &str {
     url.trim_start_matches("http://").split('/').next().unwrap()
 }
 
 /// One GET; the status and the body.
 pub(crate) fn get(url: &str, path: &str, headers: &str) -> (u16, String) {
     let mut s = TcpStream::connect(host(url)).unwrap();
+    // Bounded: a server that never answers fails the test, not hangs it.
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(
         s,
         "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{headers}\r\n",
@@ -142,7 +154,7 @@ pub(crate) fn get(url: &str, path: &str, headers: &str) -> (u16, String) {
     )
     .unwrap();
     let mut out = String::new();
-    s.read_to_string(&mut out).unwrap();
+    let _ = s.read_to_string(&mut out);
     let status = out
         .split_whitespace()
         .nth(1)
@@ -154,9 +166,9 @@ pub(crate) fn get(url: &str, path: &str, headers: &str) -> (u16, String) {
 
 /// An event client: its (id, data) pairs as they come, until `n` events
 /// or `until`; with `drop_after`, it vanishes mid-stream.
-fn client(
+pub(crate) fn client(
     url: String,
-    last: Option<u64>,
+    last: Option<String>,
     n: usize,
     drop_after: Option<usize>,
 ) -> std::thread::JoinHandle<Vec<(u64, String)>> {
@@ -175,7 +187,8 @@ fn client(
         for line in BufReader::new(s).lines() {
             let Ok(line) = line else { break };
             if let Some(v) = line.strip_prefix("id: ") {
-                id = v.parse().ok();
+                // RUN-N: the run of the watch, the event's number.
+                id = v.rsplit('-').next().and_then(|n| n.parse().ok());
             } else if let Some(d) = line.strip_prefix("data: ") {
                 if let Some(i) = id.take() {
                     got.push((i, d.to_owned()));
@@ -340,6 +353,8 @@ pub fn serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder() {
             "{b}"
         );
         assert!(b["look"]["clock_black"].is_string(), "{b}");
+        // The tournament, from the export's tournament.json.
+        assert_eq!(b["tournament"], "Watch test", "{b}");
     }
     let n = lines.len();
     stop_after(w, main, readers, n, &lines);
@@ -353,7 +368,10 @@ fn stop_after(
     n: usize,
     lines: &[(Instant, String)],
 ) {
-    let resumed = client(w.url.clone(), Some(n as u64 - 3), 3, None)
+    let (_, state) = get(&w.url, "/state", "");
+    let state: Value = serde_json::from_str(&state).unwrap();
+    let run = state["run"].as_str().unwrap().to_owned();
+    let resumed = client(w.url.clone(), Some(format!("{run}-{}", n - 3)), 3, None)
         .join()
         .unwrap();
     let ids: Vec<u64> = resumed.iter().map(|(i, _)| *i).collect();
@@ -382,7 +400,7 @@ fn stop_after(
 }
 
 /// The status line of a raw request, or what went wrong.
-fn raw(url: &str, request: &[u8]) -> String {
+pub(crate) fn raw(url: &str, request: &[u8]) -> String {
     let mut s = TcpStream::connect(host(url)).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let _ = s.write_all(request);

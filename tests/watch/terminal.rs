@@ -39,6 +39,15 @@ fn frame_problem(f: &str) -> Option<String> {
     if !recent.iter().all(|l| l.chars().count() <= 60) {
         return Some(format!("wider than 60: {recent:?}"));
     }
+    // Every line of the view fits the 60 columns (issue 39: the title was
+    // 88): wrapped, not cut. The frame's first line follows the title's
+    // start, by which the frames were split.
+    for (i, l) in f.lines().enumerate() {
+        let shown = strip(l).chars().count() + if i == 0 { 21 } else { 0 };
+        if shown > 60 {
+            return Some(format!("a line of {shown} columns: {l:?}"));
+        }
+    }
     let joined = recent
         .iter()
         .map(|l| l.trim())
@@ -46,6 +55,30 @@ fn frame_problem(f: &str) -> Option<String> {
         .join(" ");
     let claim = "Black can claim a draw by writing 4...Ng8 (threefold repetition, 9.2.1)";
     (!joined.contains(claim)).then(|| format!("no '{claim}' in: {joined}"))
+}
+
+/// A line as the terminal shows it: escape sequences, CR and the bell
+/// left out.
+fn strip(l: &str) -> String {
+    let mut out = String::new();
+    let mut chars = l.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\x1b' => {
+                if chars.peek() == Some(&'[') {
+                    chars.next();
+                    for d in chars.by_ref() {
+                        if d.is_ascii_alphabetic() {
+                            break;
+                        }
+                    }
+                }
+            }
+            '\r' | '\x07' => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The live view: one line per board, the newest alert highlighted, a bell

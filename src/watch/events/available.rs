@@ -6,6 +6,12 @@ use crate::claims::{self, ClaimKind, ClaimRequest, Form, Replay, replay::numbere
 use crate::game::Game;
 use crate::laws::Rulebook;
 
+/// How a claim stands at a ply: not available, by writing a move, on the
+/// board.
+pub const NONE: u8 = 0;
+pub const WRITTEN: u8 = 1;
+pub const BOARD: u8 = 2;
+
 impl Board {
     /// Asks the engine about ply `p` (pushes exactly one `avail` entry):
     /// the game's end, else the claims available on the board, then those
@@ -20,7 +26,7 @@ impl Board {
     ) {
         let search = cx.options.dead_search;
         let Ok(verdict) = claims::decide(replay, rules, None, &request(p, None, search)) else {
-            self.avail.push([false, false]);
+            self.avail.push([NONE, NONE]);
             return;
         };
         if let Some(over) = verdict.game_over {
@@ -28,7 +34,7 @@ impl Board {
             // before: the end is at `over.ply`, and the caller says what
             // was recorded after it.
             self.game_ended::<G>(replay, cx, &over, out);
-            self.avail.push([false, false]);
+            self.avail.push([NONE, NONE]);
             return;
         }
         let mut grounds: Grounds = [None, None];
@@ -37,7 +43,12 @@ impl Board {
             grounds[i].get_or_insert((g, None));
         }
         written_grounds(replay, rules, p, search, &mut grounds);
-        let now = [grounds[0].is_some(), grounds[1].is_some()];
+        let form = |g: &Option<(claims::Ground, Option<String>)>| match g {
+            None => NONE,
+            Some((_, Some(_))) => WRITTEN,
+            Some((_, None)) => BOARD,
+        };
+        let now = [form(&grounds[0]), form(&grounds[1])];
         let before = p.checked_sub(2).and_then(|q| self.avail.get(q)).copied();
         self.avail.push(now);
         self.claims_available(rules, cx, p, verdict.claimant, grounds, before, out);
@@ -53,7 +64,7 @@ impl Board {
         p: usize,
         side: crate::game::Side,
         grounds: Grounds,
-        before: Option<[bool; 2]>,
+        before: Option<[u8; 2]>,
         out: &mut Vec<Event>,
     ) {
         let mut claims = Vec::new();
@@ -76,7 +87,10 @@ impl Board {
                 Some(m) => format!("{short} by writing {m}"),
                 None => format!("{short} on the board"),
             });
-            if before.is_some_and(|b| b[i]) {
+            // Said once per stretch, and again when a claim by writing
+            // a move becomes one on the board.
+            let now = if mv.is_some() { WRITTEN } else { BOARD };
+            if before.is_some_and(|b| b[i] >= now) {
                 continue;
             }
             let message = match &mv {

@@ -14,7 +14,12 @@
   const WARN = new Set(["repetition-warning", "count-warning"]);
   const isAlert = (e) => ALERT.has(e.kind) || (e.kind === "result-entered" && e.agrees === false);
   const boards = new Map(); // id -> {data, events, unseen, el}
+  // Seen marks by event key (RUN-N: the watch's run and the event's
+  // number), so that a restarted watch's events are never taken as seen.
   const seen = new Set(JSON.parse(sessionStorage.getItem("vc-seen") || "[]"));
+  const snapshot = document.body.dataset.snapshot === "1";
+  let run = "";
+  let source = null;
   const grid = document.getElementById("grid");
   const status = document.getElementById("status");
   const filter = document.getElementById("filter");
@@ -39,7 +44,9 @@
     if (!b) { b = { data: null, events: [], el: null }; boards.set(id, b); }
     return b;
   }
-  function unseen(b) { return b.events.filter((e) => isAlert(e) && !seen.has(e.id)).length; }
+  function ek(e) { return run + "-" + e.id; }
+  function unseen(b) { return b.events.filter((e) => isAlert(e) && !seen.has(ek(e))).length; }
+  function keep() { sessionStorage.setItem("vc-seen", JSON.stringify([...seen].slice(-5000))); }
   function draw(b) {
     const d = b.data;
     if (!d) return;
@@ -51,6 +58,7 @@
     h.appendChild(el("span", "", "Board " + d.board));
     h.appendChild(el("span", "", d.plies + (d.plies === 1 ? " ply" : " plies")));
     a.appendChild(h);
+    if (d.tournament) a.appendChild(el("div", "meta tournament", d.tournament));
     a.appendChild(el("div", "meta players", (d.white || "?") + " – " + (d.black || "?")));
     const svg = el("div", "diagram");
     svg.innerHTML = d.look.svg; // drawn by the tool, titles escaped there
@@ -65,7 +73,7 @@
     a.appendChild(el("div", "moves", L.last_moves.join(" ")));
     a.appendChild(el("div", "meta state", d.state));
     for (const e of b.events.slice(-6)) {
-      const cls = "ev" + (isAlert(e) ? " alert" : "") + (WARN.has(e.kind) ? " warn" : "") + (isAlert(e) && !seen.has(e.id) ? " new" : "");
+      const cls = "ev" + (isAlert(e) ? " alert" : "") + (WARN.has(e.kind) ? " warn" : "") + (isAlert(e) && !seen.has(ek(e)) ? " new" : "");
       const p = el("div", cls, "ply " + e.ply + ": " + e.message);
       p.dataset.kind = e.kind;
       a.appendChild(p);
@@ -73,8 +81,8 @@
     if (n > 0) {
       const btn = el("button", "seen", "Mark " + n + " seen");
       btn.addEventListener("click", () => {
-        for (const e of b.events) seen.add(e.id);
-        sessionStorage.setItem("vc-seen", JSON.stringify([...seen].slice(-5000)));
+        for (const e of b.events) seen.add(ek(e));
+        keep();
         draw(b); order();
       });
       a.appendChild(btn);
@@ -84,7 +92,7 @@
   function show(b) {
     const f = filter.value.trim().toLowerCase();
     const d = b.data;
-    const text = [d.board, d.white, d.black, d.file, d.round].join(" ").toLowerCase();
+    const text = [d.board, d.white, d.black, d.file, d.round, d.tournament].join(" ").toLowerCase();
     b.el.hidden = f !== "" && !text.includes(f);
   }
   function order() {
@@ -112,24 +120,46 @@
   // Marks every alert seen (the header's button; "#seen" in the URL does
   // the same at load).
   function allSeen() {
-    for (const b of boards.values()) for (const e of b.events) seen.add(e.id);
-    sessionStorage.setItem("vc-seen", JSON.stringify([...seen].slice(-5000)));
+    for (const b of boards.values()) for (const e of b.events) seen.add(ek(e));
+    keep();
     for (const b of boards.values()) draw(b);
     order();
   }
   document.getElementById("all-seen").addEventListener("click", allSeen);
   filter.addEventListener("input", () => { for (const b of boards.values()) if (b.el) show(b); });
-  fetch("/state" + q()).then((r) => r.json()).then((s) => {
-    for (const d of s.boards) { const b = entry(d.id); b.data = d; b.events = d.events || []; draw(b); }
-    for (const e of s.other_events || []) other(e);
-    lastId = s.last_event_id;
-    order();
-    if (location.hash === "#seen") allSeen();
-    const src = new EventSource("/events" + q({ boards: "1", after: String(lastId) }));
-    src.onopen = () => { status.textContent = "live"; };
-    src.onerror = () => { status.textContent = "reconnecting…"; };
-    src.addEventListener("board", (m) => { const d = JSON.parse(m.data); const b = entry(d.id); b.data = d; draw(b); order(); });
-    src.addEventListener("lost", (m) => { status.textContent = "missed " + JSON.parse(m.data).missed + " events (older than the server keeps)"; });
-    src.onmessage = (m) => { const e = JSON.parse(m.data); e.id = Number(m.lastEventId); onEvent(e); };
-  }).catch((err) => { status.textContent = "cannot load the state: " + err; });
+  // The state, then the stream from its last event. A restarted watch
+  // answers an old resume id with `event: reset`: everything is loaded
+  // again. The printable snapshot (/print) draws the state once, with no
+  // stream.
+  function load() {
+    if (source) { source.close(); source = null; }
+    fetch("/state" + q()).then((r) => r.json()).then((s) => {
+      for (const b of boards.values()) if (b.el) b.el.remove();
+      boards.clear();
+      document.getElementById("other").replaceChildren();
+      run = s.run || "";
+      for (const d of s.boards) { const b = entry(d.id); b.data = d; b.events = d.events || []; draw(b); }
+      for (const e of s.other_events || []) other(e);
+      lastId = s.last_event_id;
+      order();
+      if (location.hash === "#seen") allSeen();
+      if (snapshot) {
+        status.textContent = "snapshot of " + new Date().toISOString().slice(0, 19).replace("T", " ") + " UTC (not updated)";
+        return;
+      }
+      const src = new EventSource("/events" + q({ boards: "1", after: run + "-" + lastId }));
+      source = src;
+      src.onopen = () => { status.textContent = "live"; };
+      src.onerror = () => { status.textContent = "reconnecting…"; };
+      src.addEventListener("board", (m) => { const d = JSON.parse(m.data); const b = entry(d.id); b.data = d; draw(b); order(); });
+      src.addEventListener("lost", (m) => { status.textContent = "missed " + JSON.parse(m.data).missed + " events (older than the server keeps)"; });
+      src.addEventListener("reset", () => { status.textContent = "the watch was restarted: reloading"; load(); });
+      src.onmessage = (m) => {
+        const [r, n] = m.lastEventId.split("-");
+        if (r !== run) { load(); return; }
+        const e = JSON.parse(m.data); e.id = Number(n); onEvent(e);
+      };
+    }).catch((err) => { status.textContent = "cannot load the state: " + err; });
+  }
+  load();
 })();

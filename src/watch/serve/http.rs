@@ -1,7 +1,14 @@
 //! HTTP/1.1 for the live board, as little as a read-only local server
 //! needs: one request per connection (every answer says `Connection:
 //! close`), its head read by `httparse` (hyper's request parser), a
-//! thread per connection, bounded in number.
+//! thread per connection, bounded in number. An application gives
+//! [`serve`] its listener and one routing function, `Fn(Request)`, called
+//! on the connection's own thread once the head is read; it answers with
+//! [`Request::respond`] or takes the socket over (an event stream).
+//!
+//! Slow clients: the whole head must arrive within [`HEAD_TIMEOUT`] (one
+//! deadline, not one per `read`), and the heads still arriving are bounded
+//! per client address with room kept for new ones ([`super::heads`]).
 //!
 //! Not `tiny_http`, which served the board before: its 0.12 release (the
 //! last) hands each connection to a pool whose `spawn` counts a thread that
@@ -12,14 +19,19 @@
 //! clients at once, 45 of them still unanswered 3 s later.
 
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
+use std::net::{IpAddr, TcpListener, TcpStream};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::heads::{Heads, Slot};
 
 /// A request head longer than this is refused (431).
 pub const MAX_HEAD: usize = 16 * 1024;
-/// A request head must arrive within this (a client that sends nothing
-/// holds a thread no longer).
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// A whole request head must arrive within this (a client that sends
+/// nothing, or a byte now and then, holds a thread no longer).
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// A client that reads nothing for this long is dropped.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -38,6 +50,8 @@ pub struct Request {
     pub target: String,
     headers: Vec<(String, String)>,
     pub stream: TcpStream,
+    /// The client's address.
+    pub peer: Option<IpAddr>,
 }
 
 impl Request {
@@ -88,13 +102,84 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// Reads a request head from a new connection. A malformed or oversized
-/// head is answered here (400, 431, 408) and gives `None`, as does a
-/// client that closes first.
-pub fn read(mut stream: TcpStream) -> Option<Request> {
+/// The routing function of an application: answers one request (on the
+/// connection's own thread).
+pub type Route = Arc<dyn Fn(Request) + Send + Sync>;
+
+/// Accepts connections on `listener` until `stop` is set, each on a thread
+/// of its own (at most `max` at once; more get a 503 unless a slow head
+/// can be closed to make room), and hands each request to `route`.
+pub fn serve(
+    listener: TcpListener,
+    max: usize,
+    stop: Arc<AtomicBool>,
+    route: Route,
+) -> io::Result<JoinHandle<()>> {
+    listener.set_nonblocking(true)?;
+    let count = Arc::new(AtomicUsize::new(0));
+    let heads = Arc::new(Heads::default());
+    std::thread::Builder::new()
+        .name("serve".to_owned())
+        .spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                match listener.accept() {
+                    Ok((s, peer)) => connection(s, peer.ip(), max, &count, &heads, &route),
+                    // Nothing waiting (the listener does not block, so
+                    // that the loop sees the stop), or a passing error.
+                    Err(_) => std::thread::sleep(Duration::from_millis(10)),
+                }
+            }
+        })
+}
+
+/// Answers a new connection on a thread of its own, if there is room.
+fn connection(
+    s: TcpStream,
+    ip: IpAddr,
+    max: usize,
+    count: &Arc<AtomicUsize>,
+    heads: &Arc<Heads>,
+    route: &Route,
+) {
+    let full = count.load(Ordering::SeqCst) >= max;
+    let slot = if heads.make_room(ip, full) {
+        heads.admit(&s, ip)
+    } else {
+        None
+    };
+    let Some(slot) = slot else {
+        // On the accepting thread: a short wait at most.
+        let _ = s.set_nonblocking(false);
+        let _ = s.set_write_timeout(Some(Duration::from_millis(100)));
+        refuse(s, 503);
+        return;
+    };
+    count.fetch_add(1, Ordering::SeqCst);
+    let (route, done) = (Arc::clone(route), Arc::clone(count));
+    let spawned = std::thread::Builder::new()
+        .name("http".to_owned())
+        .stack_size(256 << 10)
+        .spawn(move || {
+            if let Some(mut rq) = read(s, &slot) {
+                drop(slot);
+                rq.peer = Some(ip);
+                route(rq);
+            }
+            done.fetch_sub(1, Ordering::SeqCst);
+        });
+    if spawned.is_err() {
+        count.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Reads a request head from a new connection, within [`HEAD_TIMEOUT`]
+/// for the whole head. A malformed or oversized head is answered here
+/// (400, 431, 408; 408 too for a head closed to make room) and gives
+/// `None`, as does a client that closes first.
+pub fn read(mut stream: TcpStream, slot: &Slot) -> Option<Request> {
     stream.set_nonblocking(false).ok()?;
-    stream.set_read_timeout(Some(HEAD_TIMEOUT)).ok()?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT)).ok()?;
+    let deadline = Instant::now() + HEAD_TIMEOUT;
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 2048];
     loop {
@@ -105,13 +190,19 @@ pub fn read(mut stream: TcpStream) -> Option<Request> {
                     target,
                     headers,
                     stream,
+                    peer: None,
                 });
             }
             Parsed::Bad(status) => return refuse(stream, status),
             Parsed::More if buf.len() >= MAX_HEAD => return refuse(stream, 431),
             Parsed::More => {}
         }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return refuse(stream, 408);
+        }
         match stream.read(&mut chunk) {
+            Ok(0) if slot.closed() => return refuse(stream, 408),
             Ok(0) => return None,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -125,6 +216,18 @@ pub fn read(mut stream: TcpStream) -> Option<Request> {
             }
             Err(_) => return None,
         }
+    }
+}
+
+#[cfg(any(test, feature = "fuzzing"))]
+/// The fuzz target's entry (`crate::fuzzing::http_head`): parses `bytes`
+/// as a request head, as [`read`] does with what has arrived; the method,
+/// target and header count when whole, the status when refused.
+pub fn parse_head(bytes: &[u8]) -> Result<Option<(Method, String, usize)>, u16> {
+    match parse(bytes) {
+        Parsed::Done(m, t, h) => Ok(Some((m, t, h.len()))),
+        Parsed::More => Ok(None),
+        Parsed::Bad(status) => Err(status),
     }
 }
 

@@ -34,6 +34,9 @@ struct State {
 pub struct Hub {
     state: Mutex<State>,
     wake: Condvar,
+    /// This run of the watch, in every event id (`RUN-N`): a client that
+    /// resumes with an id of another run is told to start again.
+    pub run: String,
 }
 
 /// What a stream sends next.
@@ -49,17 +52,40 @@ pub struct Batch {
 
 impl Default for Hub {
     fn default() -> Hub {
+        Hub::new(String::from("0"))
+    }
+}
+
+impl Hub {
+    /// A hub whose event ids are `RUN-N`.
+    pub fn new(run: String) -> Hub {
         Hub {
             state: Mutex::new(State {
                 next: 1,
                 ..State::default()
             }),
             wake: Condvar::new(),
+            run,
         }
     }
-}
 
-impl Hub {
+    /// Where a client resuming after event id `given` (`RUN-N`, or `N` of
+    /// this run) goes on: `Ok(N + 1)`, or `Err(())` when the id is of
+    /// another run (or later than any of this one): the client must start
+    /// again from the first event.
+    pub fn resume(&self, given: &str) -> Result<u64, ()> {
+        let given = given.trim();
+        let n = match given.rsplit_once('-') {
+            Some((run, n)) if run == self.run => n.parse::<u64>().map_err(|_| ())?,
+            Some(_) => return Err(()),
+            None => given.parse::<u64>().map_err(|_| ())?,
+        };
+        if n >= self.lock().next {
+            return Err(());
+        }
+        Ok(n.saturating_add(1))
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panicked holder left whole values behind: go on with them.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
@@ -164,6 +190,7 @@ impl Hub {
             .flat_map(|(_, r)| r.iter().map(|(n, e)| with_id(*n, e)))
             .collect();
         serde_json::json!({
+            "run": self.run,
             "last_event_id": s.next - 1,
             "oldest_event_id": s.ring.front().map_or(s.next, |(id, _)| *id),
             "boards": boards,
@@ -197,5 +224,20 @@ mod tests {
         let b = hub.wait(1, None, Duration::ZERO);
         assert_eq!(b.lost, 5);
         assert_eq!(b.events.first().map(|e| e.0), Some(6));
+    }
+
+    /// An id of another run, or later than any of this run, starts again.
+    #[test]
+    fn an_id_of_another_run_starts_again() {
+        let hub = Hub::new("ab12".to_owned());
+        for i in 0..13 {
+            hub.push("f#1", format!("{{\"n\":{i}}}"));
+        }
+        assert_eq!(hub.resume("ab12-5"), Ok(6));
+        assert_eq!(hub.resume("7"), Ok(8));
+        assert_eq!(hub.resume("ab12-13"), Ok(14));
+        assert_eq!(hub.resume("cd34-5"), Err(()));
+        assert_eq!(hub.resume("1013"), Err(()));
+        assert_eq!(hub.resume("ab12-x"), Err(()));
     }
 }

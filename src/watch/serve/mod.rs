@@ -11,18 +11,19 @@
 //! thread per connection, bounded; the watch is thread-based too. Loopback
 //! only unless another address is named, and then only with a token.
 
-mod http;
+mod heads;
+pub mod http;
 mod hub;
 mod page;
 mod stream;
 
 use std::collections::HashMap;
 use std::io;
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 pub use hub::Hub;
 
@@ -35,7 +36,8 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8040";
 /// At most this many event streams at once (more get a 503).
 pub const MAX_STREAMS: usize = 256;
 /// At most this many connections at once, streams included (more get a
-/// 503 at once); each has a thread until it is answered.
+/// 503 at once, unless a slow head can be closed to make room); each has
+/// a thread until it is answered.
 pub const MAX_CONNECTIONS: usize = MAX_STREAMS + 64;
 
 /// Where and how to serve.
@@ -47,25 +49,33 @@ pub struct Options {
 
 /// The running server.
 pub struct Server {
+    /// The URL to open: for a named address its own; for an unspecified
+    /// one (`0.0.0.0`, `[::]`) the first of [`Server::urls`].
     pub url: String,
+    /// Every URL the board answers at: for an unspecified address one per
+    /// interface address of the machine (another device's first; IPv6
+    /// link-local ones, which need a zone, left out), loopback last.
+    pub urls: Vec<String>,
     pub hub: Arc<Hub>,
     thread: Option<JoinHandle<()>>,
     stop: Arc<AtomicBool>,
 }
 
-/// A token of 128 random bits (std's hasher keys come from the OS).
-fn generate_token() -> String {
+/// 64 random bits in hex (std's hasher keys come from the OS).
+fn random_hex() -> String {
     use std::hash::{BuildHasher, Hasher};
-    let half = || {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u128(
-            SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        h.finish()
-    };
-    format!("{:016x}{:016x}", half(), half())
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    format!("{:016x}", h.finish())
+}
+
+/// A token of 128 random bits.
+fn generate_token() -> String {
+    format!("{}{}", random_hex(), random_hex())
 }
 
 /// Binds the address; the error says why not, in words for the command
@@ -98,70 +108,70 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
     }
     let listener = TcpListener::bind(addr).map_err(|e| format!("--serve {addr}: {e}"))?;
     let port = listener.local_addr().map_or(addr.port(), |a| a.port());
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("--serve {addr}: {e}"))?;
-    let shown = SocketAddr::new(addr.ip(), port);
-    let url = match &token {
-        Some(t) => format!("http://{shown}/?token={t}"),
-        None => format!("http://{shown}/"),
-    };
-    let hub = Arc::new(Hub::default());
+    let urls: Vec<String> = shown_addresses(addr.ip())
+        .into_iter()
+        .map(|ip| {
+            let shown = SocketAddr::new(ip, port);
+            match &token {
+                Some(t) => format!("http://{shown}/?token={t}"),
+                None => format!("http://{shown}/"),
+            }
+        })
+        .collect();
+    let url = urls.first().cloned().unwrap_or_default();
+    // This run's id, in every event id: 32 random bits are plenty to tell
+    // a restart apart.
+    let hub = Arc::new(Hub::new(random_hex()[..8].to_owned()));
     let cx = Arc::new(stream::Cx {
         hub: Arc::clone(&hub),
         token,
         port,
-        loopback: addr.ip().is_loopback(),
+        bound: addr.ip(),
         stop: Arc::clone(&stop),
         streams: Arc::new(AtomicUsize::new(0)),
         page: page::html(),
+        print: page::print(),
         css: page::css(),
     });
-    let connections = Arc::new(AtomicUsize::new(0));
-    let thread = std::thread::Builder::new()
-        .name("serve".to_owned())
-        .spawn(move || {
-            while !cx.stop.load(Ordering::SeqCst) {
-                match listener.accept() {
-                    Ok((s, _)) => connection(s, &cx, &connections),
-                    // Nothing waiting (the listener does not block, so
-                    // that the loop sees the stop), or a passing error.
-                    Err(_) => std::thread::sleep(Duration::from_millis(10)),
-                }
-            }
-        })
+    let route: http::Route = Arc::new(move |rq| stream::handle(rq, &cx));
+    let thread = http::serve(listener, MAX_CONNECTIONS, Arc::clone(&stop), route)
         .map_err(|e| format!("cannot start the server: {e}"))?;
     Ok(Server {
         url,
+        urls,
         hub,
         thread: Some(thread),
         stop,
     })
 }
 
-/// Answers a new connection on a thread of its own, if there is room.
-fn connection(s: TcpStream, cx: &Arc<stream::Cx>, count: &Arc<AtomicUsize>) {
-    if count.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-        count.fetch_sub(1, Ordering::SeqCst);
-        // On the accepting thread: a short wait at most.
-        let _ = s.set_nonblocking(false);
-        let _ = s.set_write_timeout(Some(Duration::from_millis(100)));
-        http::refuse(s, 503);
-        return;
+/// The addresses to print for a server bound to `ip`: `ip` itself, or for
+/// an unspecified address the machine's interface addresses of that
+/// family (both for `[::]`, which takes IPv4 too on Linux), loopback last.
+fn shown_addresses(ip: IpAddr) -> Vec<IpAddr> {
+    if !ip.is_unspecified() {
+        return vec![ip];
     }
-    let (cx, done) = (Arc::clone(cx), Arc::clone(count));
-    let spawned = std::thread::Builder::new()
-        .name("http".to_owned())
-        .stack_size(256 << 10)
-        .spawn(move || {
-            if let Some(rq) = http::read(s) {
-                stream::handle(rq, &cx);
-            }
-            done.fetch_sub(1, Ordering::SeqCst);
+    let mut all: Vec<IpAddr> = if_addrs::get_if_addrs()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| i.ip())
+        .filter(|a| ip.is_ipv6() || a.is_ipv4())
+        .filter(|a| match a {
+            IpAddr::V6(v6) => !v6.is_unicast_link_local(),
+            IpAddr::V4(_) => true,
+        })
+        .collect();
+    all.sort_by_key(|a| (a.is_loopback(), a.is_ipv6(), *a));
+    all.dedup();
+    if all.is_empty() {
+        all.push(if ip.is_ipv4() {
+            IpAddr::from([127, 0, 0, 1])
+        } else {
+            IpAddr::from(std::net::Ipv6Addr::LOCALHOST)
         });
-    if spawned.is_err() {
-        count.fetch_sub(1, Ordering::SeqCst);
     }
+    all
 }
 
 impl Drop for Server {
@@ -222,6 +232,7 @@ impl Sink for Serving<'_> {
                 let json = serde_json::json!({
                     "id": id,
                     "file": &*w.file,
+                    "tournament": w.tournament,
                     "board": b.id.label(),
                     "round": b.id.round,
                     "white": b.id.white,

@@ -18,10 +18,13 @@ pub struct Cx {
     pub hub: Arc<Hub>,
     pub token: Option<String>,
     pub port: u16,
-    pub loopback: bool,
+    /// The address the server was bound to (its URL names it).
+    pub bound: std::net::IpAddr,
     pub stop: Arc<AtomicBool>,
     pub streams: Arc<AtomicUsize>,
     pub page: String,
+    /// The printable snapshot (`/print`).
+    pub print: String,
     pub css: String,
 }
 
@@ -60,8 +63,10 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// Whether the request may read the boards: the token when there is one;
-/// on loopback without one, a Host that names this machine (a page from
-/// elsewhere cannot read the boards through a name that resolves here).
+/// on loopback without one, a Host that names this machine: the address
+/// bound (the printed URL's, `127.0.0.2:PORT` too), `127.0.0.1`,
+/// `localhost` or `[::1]` (a page from elsewhere cannot read the boards
+/// through a name that resolves here).
 fn allowed(rq: &Request, query: &str, cx: &Cx) -> bool {
     if let Some(token) = &cx.token {
         let given = param(query, "token").or_else(|| {
@@ -72,14 +77,15 @@ fn allowed(rq: &Request, query: &str, cx: &Cx) -> bool {
     }
     let host = rq.header("Host").unwrap_or("");
     let port = cx.port;
-    cx.loopback
+    cx.bound.is_loopback()
         && [
+            std::net::SocketAddr::new(cx.bound, port).to_string(),
             format!("127.0.0.1:{port}"),
             format!("localhost:{port}"),
             format!("[::1]:{port}"),
         ]
         .iter()
-        .any(|h| h == host)
+        .any(|h| h.eq_ignore_ascii_case(host))
 }
 
 /// Answers one request.
@@ -102,7 +108,7 @@ pub fn handle(rq: Request, cx: &Cx) {
     if let Some((kind, body)) = public {
         return respond(rq, 200, kind, body.as_bytes().to_vec());
     }
-    if !matches!(path, "/" | "/events" | "/state") {
+    if !matches!(path, "/" | "/print" | "/events" | "/state") {
         return respond(
             rq,
             404,
@@ -125,6 +131,12 @@ pub fn handle(rq: Request, cx: &Cx) {
             "text/html; charset=utf-8",
             cx.page.as_bytes().to_vec(),
         ),
+        "/print" => respond(
+            rq,
+            200,
+            "text/html; charset=utf-8",
+            cx.print.as_bytes().to_vec(),
+        ),
         "/state" => respond(rq, 200, "application/json", cx.hub.snapshot().into_bytes()),
         _ => open_stream(rq, query, cx),
     }
@@ -135,10 +147,12 @@ fn open_stream(rq: Request, query: &str, cx: &Cx) {
     if rq.method == Method::Head {
         return respond(rq, 200, "text/event-stream", Vec::new());
     }
-    let resume = rq
+    // From the first event, the one after a resume id of this run, or
+    // again from the first with `event: reset` for an id of another run.
+    let from = rq
         .header("Last-Event-ID")
         .or_else(|| param(query, "after"))
-        .and_then(|v| v.trim().parse::<u64>().ok());
+        .map_or(Ok(1), |v| cx.hub.resume(v));
     let boards = param(query, "boards") == Some("1");
     if cx.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
         cx.streams.fetch_sub(1, Ordering::SeqCst);
@@ -150,7 +164,6 @@ fn open_stream(rq: Request, query: &str, cx: &Cx) {
         );
     }
     // This is the connection's own thread: the stream runs on it.
-    let from = resume.map_or(1, |id| id.saturating_add(1));
     let _ = stream(rq.stream, &cx.hub, from, boards, &cx.stop);
     cx.streams.fetch_sub(1, Ordering::SeqCst);
 }
@@ -160,7 +173,7 @@ fn open_stream(rq: Request, query: &str, cx: &Cx) {
 fn stream(
     mut w: TcpStream,
     hub: &Hub,
-    mut next: u64,
+    from: Result<u64, ()>,
     boards: bool,
     stop: &AtomicBool,
 ) -> std::io::Result<()> {
@@ -174,6 +187,19 @@ fn stream(
         ],
     );
     start.extend_from_slice(b"\r\nretry: 1000\n\n");
+    if from.is_err() {
+        start.extend_from_slice(
+            format!(
+                "event: reset\ndata: {}\n\n",
+                serde_json::json!({
+                    "run": hub.run,
+                    "message": "the resume id is of another run of the watch (it was restarted): the events start again from the first"
+                })
+            )
+            .as_bytes(),
+        );
+    }
+    let mut next = from.unwrap_or(1);
     w.write_all(&start)?;
     w.flush()?;
     let mut seen = if boards { Some(0) } else { None };
@@ -195,7 +221,7 @@ fn stream(
             }
         }
         for (id, json) in &b.events {
-            out.push_str(&format!("id: {id}\ndata: {json}\n\n"));
+            out.push_str(&format!("id: {}-{id}\ndata: {json}\n\n", hub.run));
             next = id + 1;
         }
         if out.is_empty() && quiet_since.elapsed() >= Duration::from_secs(15) {
