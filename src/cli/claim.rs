@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
+use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
 
 use super::{DeadSearchArg, Outcome, RecordOptions, SideArg};
 
@@ -92,10 +92,10 @@ impl ClaimArgs {
 
 pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     let (mut report, pgn) = if args.format == ClaimFormat::Pgn {
-        let (r, text) = crate::decide_file_pgn(&args.file, &args.options())?;
+        let (r, text) = verify_claim::decide_file_pgn(&args.file, &args.options())?;
         (r, text)
     } else {
-        (crate::decide_file(&args.file, &args.options())?, Vec::new())
+        (verify_claim::decide_file(&args.file, &args.options())?, Vec::new())
     };
     report.explain = args.explain;
     let stdout = match args.format {

@@ -145,8 +145,9 @@
 //!
 //! The data flow is `input` → `record` → `game` → `claims` → `scan` →
 //! a [`Sink`] (the printers of `report`); see ARCHITECTURE.md for the map.
-//! Every module is private: the items above are the whole interface, and
-//! the `verify-claim` binary is [`run_command_line`].
+//! The items above are the interface. The modules shown as hidden are the
+//! `verify-claim` binary's door (its crate, at the repository's root, is
+//! the command line): not a stable interface.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -173,48 +174,22 @@ pub use scan::{
     ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
 
-mod claims;
-mod cli;
+#[doc(hidden)]
+pub mod claims;
 mod diag;
-mod game;
-mod input;
+#[doc(hidden)]
+pub mod game;
+#[doc(hidden)]
+pub mod input;
 mod laws;
-mod output;
+#[doc(hidden)]
+pub mod output;
 mod record;
-mod report;
+#[doc(hidden)]
+pub mod report;
 mod scan;
-mod watch;
-
-/// Runs the `verify-claim` command line on this process's arguments: what
-/// the binary's `main` does. Prints on stdout and stderr and returns the
-/// exit status (0: done, nothing refused; 1: a claim refused or a finding
-/// at the failing severity; 2: bad input or an error; a closed stdout
-/// ends quietly with 0).
-pub fn run_command_line() -> std::process::ExitCode {
-    if let Err(e) = output::stdout_is_open() {
-        return exit_code(output::failure_status(&e));
-    }
-    let status = match cli::run(std::env::args_os().collect()) {
-        Ok(out) => match output::write_stdout(&out.stdout) {
-            Ok(()) => out.status,
-            Err(status) => status,
-        },
-        Err(diag) => {
-            output::to_stderr(diag);
-            2
-        }
-    };
-    exit_code(status)
-}
-
-/// A status as the process's exit code (every status the CLI makes is
-/// 0, 1 or 2).
-fn exit_code(status: i32) -> std::process::ExitCode {
-    u8::try_from(status).map_or(
-        std::process::ExitCode::FAILURE,
-        std::process::ExitCode::from,
-    )
-}
+#[doc(hidden)]
+pub mod watch;
 
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;

@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 
 /// `../shared` beside the crate, when present.
 pub fn shared_dir() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
     p.join("labels").is_dir().then_some(p)
 }
 
@@ -30,7 +30,7 @@ pub fn shared() -> Option<PathBuf> {
     p
 }
 
-#[path = "../../tests/common/oracle_python.rs"]
+#[path = "../../../../tests/common/oracle_python.rs"]
 mod oracle_python;
 pub use oracle_python::find_oracle_python;
 
