@@ -39,4 +39,3 @@ fn exit_code(status: i32) -> std::process::ExitCode {
         std::process::ExitCode::from,
     )
 }
-

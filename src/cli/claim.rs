@@ -95,7 +95,10 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
         let (r, text) = verify_claim::decide_file_pgn(&args.file, &args.options())?;
         (r, text)
     } else {
-        (verify_claim::decide_file(&args.file, &args.options())?, Vec::new())
+        (
+            verify_claim::decide_file(&args.file, &args.options())?,
+            Vec::new(),
+        )
     };
     report.explain = args.explain;
     let stdout = match args.format {

@@ -71,7 +71,9 @@ pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
     let (n, mut lines) = match args.game_type {
         GameTypeArg::Chess => {
             let pos = match &args.fen {
-                Some(f) => verify_claim::game::chess::unwinnable::position_from_fen(f).map_err(bad_fen)?,
+                Some(f) => {
+                    verify_claim::game::chess::unwinnable::position_from_fen(f).map_err(bad_fen)?
+                }
                 None => shakmaty::Chess::default(),
             };
             chess_perft(&pos, args.depth, args.divide)

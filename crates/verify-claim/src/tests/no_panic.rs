@@ -85,12 +85,26 @@ fn exercise<G: Game>(bytes: &[u8], variant: G::Variant, rules: &Rulebook, writte
 
 #[test]
 fn corrupted_records_never_panic() {
-    let chess = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/chess/lichess-sample.pgn")).unwrap();
+    let chess = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/chess/lichess-sample.pgn"
+    ))
+    .unwrap();
     let chess = &chess[..20_000];
-    let kinds = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/scan/kinds.pgn")).unwrap();
+    let kinds = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/scan/kinds.pgn"
+    ))
+    .unwrap();
     let draughts: Vec<u8> = ["game.pdn", "repetition.pdn", "material.pdn", "no-moves.pdn"]
         .iter()
-        .flat_map(|f| std::fs::read(format!("{}/../../fixtures/draughts/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap())
+        .flat_map(|f| {
+            std::fs::read(format!(
+                "{}/../../fixtures/draughts/{f}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
+        })
         .collect();
     let mut rng = Rng(2026);
     let written = [

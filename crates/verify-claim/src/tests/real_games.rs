@@ -49,7 +49,10 @@ fn check_hashes(path: &Path) -> (usize, usize, usize) {
 
 #[test]
 fn incremental_hash_equals_full_hash_on_the_lichess_sample() {
-    let (games, plies, refused) = check_hashes(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/chess/lichess-sample.pgn")));
+    let (games, plies, refused) = check_hashes(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/chess/lichess-sample.pgn"
+    )));
     assert_eq!((games, refused), (60, 0));
     assert!(plies > 3000, "{plies}");
 }
@@ -141,7 +144,10 @@ fn same_moves_as_pgn_reader(path: &Path) -> usize {
 #[cfg_attr(no_shared, ignore = "../shared is absent")]
 fn our_reader_reads_the_same_moves_as_pgn_reader() {
     assert_eq!(
-        same_moves_as_pgn_reader(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/chess/lichess-sample.pgn"))),
+        same_moves_as_pgn_reader(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/chess/lichess-sample.pgn"
+        ))),
         60
     );
     let Some(shared) = support::shared() else {

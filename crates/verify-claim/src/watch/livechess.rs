@@ -103,7 +103,11 @@ mod tests {
     /// Each board's tournament: `tournament.json`'s name, else the folder.
     #[test]
     fn the_tournament_of_a_file() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/livechess").to_owned();
+        let root = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/corpus/livechess"
+        )
+        .to_owned();
         if !Path::new(&root).is_dir() {
             return;
         }
@@ -116,7 +120,11 @@ mod tests {
             of("tournament-3/nested/nested/game-3.pgn").as_deref(),
             Some("tournament-3")
         );
-        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/watch/livechess").to_owned();
+        let fixture = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/watch/livechess"
+        )
+        .to_owned();
         let named = tournament_of(
             &Path::new(&fixture).join("round-1/game-1.pgn"),
             std::slice::from_ref(&fixture),

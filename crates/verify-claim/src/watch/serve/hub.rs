@@ -73,7 +73,10 @@ impl Hub {
     /// this run) goes on: `Ok(N + 1)`, or `Err(())` when the id is of
     /// another run (or later than any of this one): the client must start
     /// again from the first event.
-    #[allow(clippy::result_unit_err, reason = "an id not of this run has nothing to say but \"start again\"")]
+    #[allow(
+        clippy::result_unit_err,
+        reason = "an id not of this run has nothing to say but \"start again\""
+    )]
     pub fn resume(&self, given: &str) -> Result<u64, ()> {
         let given = given.trim();
         let n = match given.rsplit_once('-') {
