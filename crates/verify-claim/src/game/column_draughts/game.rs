@@ -1,11 +1,10 @@
 //! Column draughts as a [`Game`]: what the engine asks of a game, answered
 //! from this module's parts.
 
-use super::notation::parse_move;
-use super::position::{full_hash, play_hashed};
 use super::{
     ColumnDraughts, Move, Position, Rules, dead, fen, legal_moves, play, square_at, square_name,
 };
+use super::{full_hash, parse_move, play_hashed};
 use crate::game::board::{Board, Figure, Piece};
 use crate::game::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};
 use crate::record::GameRecord;
@@ -183,4 +182,20 @@ fn board(pos: &Position) -> Board {
             .collect();
     }
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's dead-position answers for column draughts (the search
+    /// itself is tested in the column-draughts crate).
+    #[test]
+    fn dead_check_through_the_game() {
+        let pos = |t: &str| fen::parse(t, Rules::Standard).unwrap();
+        let d = ColumnDraughts::dead_check(&pos("W:c3=w,d4=b,f6=b,g7=b"), Search::Full);
+        assert_eq!(d.dead(), Some(false));
+        // Black to move with no tower: a loss, not a dead position.
+        assert!(!ColumnDraughts::is_dead(&pos("B:c3=wb"), Search::Full));
+    }
 }

@@ -1,7 +1,7 @@
 //! Issue 20's and 21's reader items through the binary: a `[` in the
 //! movetext, damaged tag lines, bounded claim mode, FEN move numbers.
 
-mod common;
+use crate::common;
 use common::{games_scanned, run, run_with_stdin, temp_file};
 
 const CLK: &[u8] = b"[Event \"a\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 [%clk 0:01:00] 4. Ng1 Ng8 *\n\n[Event \"b\"]\n\n1. e4 *\n";

@@ -1,8 +1,7 @@
 //! Paths are read as paths, not as text: a file whose name is not UTF-8 is
 //! scanned like any other, and printed with its invalid bytes as `\xHH`.
-#![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;

@@ -20,7 +20,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use super::{Position, Rules, Tower, legal_moves, play};
-use crate::game::{Search, Side, Win};
+use crate::{Search, Side, Win};
 
 /// Positions a full search may visit (about 32 bytes each, twice: under
 /// 20 MB at the bound).
@@ -254,8 +254,7 @@ pub fn is_dead_playable(pos: &Position, search: Search) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::column_draughts::{ColumnDraughts, fen};
-    use crate::game::{Ending, Game};
+    use crate::{fen, legal_moves, parse_move};
 
     fn pos(text: &str) -> Position {
         fen::parse(text, Rules::Standard).unwrap()
@@ -269,14 +268,10 @@ mod tests {
             panic!("{text}: {side} should be able to win");
         };
         for m in &helpmate {
-            let mv = ColumnDraughts::parse_recorded(&p, m).unwrap();
-            ColumnDraughts::play(&mut p, &mv, 0);
+            let mv = parse_move(&p, m).unwrap();
+            play(&mut p, &mv);
         }
-        assert_eq!(
-            ColumnDraughts::ending(&p),
-            Some(Ending::NoMoves),
-            "{helpmate:?}"
-        );
+        assert!(legal_moves(&p).is_empty(), "{helpmate:?}");
         assert_eq!(p.turn, side.other(), "{helpmate:?}");
         helpmate
     }
@@ -323,8 +318,6 @@ mod tests {
             assert_wins(t, Side::Black, Search::Full),
             ["c3:e5", "f6:d4"]
         );
-        let d = ColumnDraughts::dead_check(&pos(t), Search::Full);
-        assert_eq!(d.dead(), Some(false));
     }
 
     #[test]
@@ -338,8 +331,6 @@ mod tests {
             }
         );
         assert_eq!(can_win(&pos(t), Side::Black, Search::Full), Win::No);
-        // Not dead: it is a loss, the ending says so.
-        assert!(!ColumnDraughts::is_dead(&pos(t), Search::Full));
     }
 
     #[test]

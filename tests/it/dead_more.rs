@@ -3,7 +3,7 @@
 //! than the analyser can take. (Chess960 castling rights, which read the
 //! analyser's boundary, are `src/tests/dead_chess960.rs`.)
 
-mod common;
+use crate::common;
 
 /// More than 16 pieces a side would overflow the `chess` crate's move list:
 /// such a FEN is refused (exit 2, a message), never a signal.

@@ -20,21 +20,25 @@
 //! Notation: `c3-d4` for a step, `c3:e5:g3` for a capture with every landing
 //! square (or only its ends, `c3:g3`, when that is unambiguous).
 //!
-//! (Example: `src/tests/module_examples.rs`, `column_draughts_notation`.)
+//! A crate of its own, below the engine (`verify-claim`), which plays it
+//! through its `Game` trait.
+//!
+//! (Example: `crates/verify-claim/src/tests/module_examples.rs`,
+//! `column_draughts_notation`.)
 
 pub mod dead;
 pub mod fen;
-mod game;
 mod moves;
 mod notation;
 mod position;
 mod tower;
+mod vocabulary;
 
 pub use moves::{Move, legal_moves, perft, play};
-pub use position::Position;
+pub use notation::parse_move;
+pub use position::{Position, full_hash, play_hashed};
 pub use tower::{Piece, Tower};
-
-use super::Side;
+pub use vocabulary::{MoveError, Search, Side, Win};
 
 /// Which reading of the re-jump rule applies (`--column-rules`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

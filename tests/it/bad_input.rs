@@ -1,7 +1,7 @@
 //! Bad input: every problem is one error with file, line and column, and
 //! exit status 2; never a panic, never a verdict.
 
-mod common;
+use crate::common;
 use common::{run, temp_file};
 
 /// Runs on a record given as text; returns stderr, asserting status 2 and

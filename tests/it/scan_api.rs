@@ -3,7 +3,7 @@
 //! worker's panic that ends the scan with an error naming the file and the
 //! game (never a hang), through `scan_paths` and the CLI.
 
-mod common;
+use crate::common;
 
 use std::io::{self, Read};
 use std::process::{Command, Stdio};

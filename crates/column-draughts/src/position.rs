@@ -3,7 +3,7 @@
 
 use super::tower::Piece;
 use super::{Move, Rules, Square, Tower, rank_of};
-use crate::game::Side;
+use crate::Side;
 
 const WHITE_TO_MOVE: u64 = 0x2545_F491_4F6C_DD1D;
 
@@ -89,8 +89,8 @@ pub fn play_hashed(pos: &mut Position, m: &Move, hash: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::column_draughts::legal_moves;
-    use crate::game::column_draughts::tower::splitmix64;
+    use crate::legal_moves;
+    use crate::tower::splitmix64;
 
     #[test]
     fn incremental_hash_equals_full_hash() {

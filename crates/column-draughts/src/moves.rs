@@ -2,7 +2,7 @@
 //! both re-jump readings), playing a move, and perft.
 
 use super::{DIRECTIONS, Position, Rules, Square, Tower, far_rank, rank_of, step};
-use crate::game::Side;
+use crate::Side;
 
 /// Squares a move holds inline; longer captures (more than 10 jumps) are
 /// kept on the heap. 24 bytes a move either way.
@@ -286,8 +286,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::column_draughts::notation::parse_move;
-    use crate::game::column_draughts::{fen, parse_square};
+    use crate::notation::parse_move;
+    use crate::{fen, parse_square};
 
     #[test]
     fn a_move_is_24_bytes_and_keeps_long_captures() {

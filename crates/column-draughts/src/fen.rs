@@ -17,7 +17,7 @@
 //! (Example: `src/tests/module_examples.rs`, `column_draughts_fen_round_trip`.)
 
 use super::{Piece, Position, Rules, Tower, far_rank, parse_square, rank_of, square_name};
-use crate::game::Side;
+use crate::Side;
 
 pub fn piece_char(p: Piece) -> char {
     match (p.side, p.king) {

@@ -2,7 +2,7 @@
 //! error with its place, line ends of every kind, claim mode streaming to
 //! its game.
 
-mod common;
+use crate::common;
 use common::{games_scanned, run, run_with_stdin, temp_file};
 
 /// The games a scan of `bytes` counted, from its summary line.

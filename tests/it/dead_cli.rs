@@ -1,6 +1,6 @@
 //! Dead positions and unwinnable flag falls through the three modes.
 
-mod common;
+use crate::common;
 use common::{json, run};
 use serde_json::json as j;
 

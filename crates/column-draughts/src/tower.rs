@@ -1,7 +1,7 @@
 //! Towers: the pieces on one square, top first, packed in three words.
 
 use super::Square;
-use crate::game::Side;
+use crate::Side;
 
 /// A tower: pieces from top (bit 0) to bottom. `white` and `kings` are
 /// bitmasks over the `len` pieces. An empty square is a tower of length 0.

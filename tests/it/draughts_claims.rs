@@ -1,7 +1,7 @@
 //! Column draughts through the same front end as chess: claims (1.13),
 //! results (1.11, 1.12), and moves that break the rules, with their places.
 
-mod common;
+use crate::common;
 use common::{json, run};
 use serde_json::json as j;
 

@@ -1,7 +1,7 @@
 //! The text report as a person reads it: only what applies, the true
 //! reason for a refused written move, hints for slips.
 
-mod common;
+use crate::common;
 use common::{json, run};
 
 const F: &str = "fixtures/chess/threefold-written.pgn";

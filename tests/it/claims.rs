@@ -1,6 +1,6 @@
 //! Every claim form on hand-made fixtures, through the command line.
 
-mod common;
+use crate::common;
 use common::{json, run, run_with_stdin};
 use serde_json::json as j;
 

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{Move, Position, Square, legal_moves, parse_square, rank_of, square_name};
-use crate::game::{MoveError, Side};
+use crate::{MoveError, Side};
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -103,7 +103,7 @@ fn explain(
 }
 
 /// Reads `c3-d4`, `c3:e5:g3`, or `c3:g3` (ends only, when unambiguous).
-pub(super) fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let t = text.trim();
     let capture = t.contains(':') || t.contains('x');
     let parts: Vec<&str> = t.split([':', '-', 'x']).collect();
