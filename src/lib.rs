@@ -175,6 +175,7 @@ pub use scan::{
 
 mod claims;
 mod cli;
+mod desk;
 mod diag;
 mod game;
 mod input;

@@ -1,12 +1,13 @@
 //! The command line: clap subcommands over the library's front door.
 //!
-//! `verify-claim claim | scan | watch | check-position | perft | completions | man`;
+//! `verify-claim claim | scan | watch | desk | check-position | perft | completions | man`;
 //! a first argument that is not a subcommand is a claim
 //! (`verify-claim game.pgn --move Nf3`). Each subcommand's options and glue
 //! live in its own file; no rule is decided here.
 
 mod args;
 mod claim;
+mod desk;
 mod man;
 mod position;
 mod scan;
@@ -62,6 +63,9 @@ pub enum Command {
     /// a game, a claim becomes available, a move is illegal, a result is
     /// entered.
     Watch(watch::WatchArgs),
+    /// The arbiter's desk in a browser: type the scoresheets, click the
+    /// claim point, get the verdict and the appeal report.
+    Desk(desk::DeskArgs),
     /// Can either side still checkmate? Dead positions (5.2.2) and
     /// unwinnable flag falls (6.9).
     CheckPosition(position::CheckPositionArgs),
@@ -78,6 +82,7 @@ const SUBCOMMANDS: &[&str] = &[
     "claim",
     "scan",
     "watch",
+    "desk",
     "check-position",
     "perft",
     "completions",
@@ -146,6 +151,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
         Command::Claim(a) => claim::run(&a),
         Command::Scan(a) => scan::run(a),
         Command::Watch(a) => watch::run(&a),
+        Command::Desk(a) => desk::run(&a),
         Command::CheckPosition(a) => position::run(&a),
         Command::Perft(a) => tools::perft(&a),
         Command::Completions(a) => Ok(Outcome::print(tools::completions(a.shell))),
