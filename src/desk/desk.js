@@ -88,7 +88,7 @@
   function later() { clearTimeout(timer); timer = setTimeout(read, 250); }
 
   // A board from the FEN's first field (chess); other games as text.
-  const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+  const GLYPH = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
   function drawBoard(fen) {
     diagram.replaceChildren();
     diagram.className = "";
@@ -100,7 +100,8 @@
       for (const c of row) {
         const gap = /[1-8]/.test(c) ? Number(c) : 1;
         for (let k = 0; k < gap; k++, f++) {
-          const sq = el("span", (r + f) % 2 ? "d" : "l", gap === 1 && GLYPH[c] ? GLYPH[c] : "");
+          const piece = gap === 1 && GLYPH[c];
+          const sq = el("span", ((r + f) % 2 ? "d" : "l") + (piece && c === c.toUpperCase() ? " w" : ""), piece || "");
           sq.setAttribute("aria-hidden", "true");
           diagram.appendChild(sq);
         }
@@ -112,11 +113,12 @@
   function showClaim(c) {
     verdict.replaceChildren();
     const articles = (c.grounds || []).map((g) => g.article + " (" + g.rule.replace(/-/g, " ") + ")");
+    if (c.game_over && c.game_over.article) articles.push(c.game_over.article + " (the game had ended: " + String(c.game_over.reason || "").replace(/-/g, " ") + ")");
+    if (!c.valid && c.penalty && c.penalty.article) articles.push(c.penalty.article + " (an incorrect claim)");
     line(verdict, "v " + (c.valid ? "valid" : "invalid"),
       (c.valid ? "VALID" : "NOT VALID") + (articles.length ? ": " + articles.join(", ") : "") + " — rules " + c.rules);
     for (const r of c.reasons || []) line(verdict, "", r);
     if (!c.valid && c.penalty) line(verdict, "", "Article " + c.penalty.article + ": " + c.penalty.text.replace(/^[0-9.]+: /, ""));
-    if (c.game_over) line(verdict, "", typeof c.game_over === "string" ? c.game_over : JSON.stringify(c.game_over));
     const reading = c.reading || {};
     for (const x of reading.repairs || []) {
       line(verdict, "repair", "Repaired: " + label(x.ply, x.read) + " (sheet " + x.sheet + " has \u201c" + x.written + "\u201d)");
@@ -134,7 +136,7 @@
     const reps = c.repetitions_with_written_move && c.repetitions_with_written_move.length >= 3
       ? { list: c.repetitions_with_written_move, with: true } : { list: c.repetitions || [], with: false };
     if (reps.list.length) {
-      repeated.appendChild(el("p", "", "The position at the claim point" + (reps.with ? ", with the written move," : "") + " stood " + reps.list.length + " times:"));
+      repeated.appendChild(el("p", "", "The position at the claim point" + (reps.with ? ", with the written move," : "") + " stood " + (reps.list.length === 1 ? "once" : reps.list.length + " times") + ":"));
       const ul = el("ul");
       for (const r of reps.list) ul.appendChild(el("li", "", r.move ? "after " + r.move + " (ply " + r.ply + ")" : "at the start (ply 0)"));
       repeated.appendChild(ul);
@@ -180,7 +182,9 @@
       .then(({ ok, j }) => {
         if (!ok) throw new Error(j.error || "no such game");
         sheet1.value = j.record;
-        read();
+        read().then(() => {
+          note.textContent = "Loaded from the live board (game " + game + "). The board's record is not on its own the evidence: check it against the scoresheets. " + note.textContent;
+        });
       })
       .catch((e) => { note.className = "error"; note.textContent = "The live board's game " + game + ": " + e.message; });
   } else if (sheet1.value.trim()) {
