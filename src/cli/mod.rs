@@ -11,6 +11,7 @@ mod desk;
 mod man;
 mod position;
 mod scan;
+mod sheet;
 mod tools;
 mod watch;
 
@@ -56,6 +57,9 @@ pub struct Cli {
 pub enum Command {
     /// Decide a draw claim from a recorded game (the default subcommand).
     Claim(claim::ClaimArgs),
+    /// Read one or two handwritten scoresheets (any notation of Appendix C)
+    /// and reconstruct the game through their slips.
+    Reconstruct(sheet::ReconstructArgs),
     /// Scan archives for claimable draws, automatic draws and results the
     /// Laws contradict.
     Scan(scan::ScanArgs),
@@ -80,6 +84,7 @@ pub enum Command {
 /// The names a first argument is taken as a subcommand by.
 const SUBCOMMANDS: &[&str] = &[
     "claim",
+    "reconstruct",
     "scan",
     "watch",
     "desk",
@@ -149,6 +154,7 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
     };
     match cli.command {
         Command::Claim(a) => claim::run(&a),
+        Command::Reconstruct(a) => sheet::run(&a),
         Command::Scan(a) => scan::run(a),
         Command::Watch(a) => watch::run(&a),
         Command::Desk(a) => desk::run(&a),
