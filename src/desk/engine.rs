@@ -4,10 +4,9 @@
 //! same sheets saved as `sheet1` and `sheet2` (the names the errors and
 //! the objects give).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::record::{Encoding, Reader};
-use crate::{ClaimOptions, Diagnostic, Edition, Side};
+use crate::{ClaimOptions, Diagnostic, Edition, ReconstructOptions, Sheet, Side};
 
 /// What a claim is decided on.
 pub struct ClaimInput {
@@ -33,10 +32,30 @@ pub fn sheet_name(i: usize) -> String {
     format!("sheet{}", i + 1)
 }
 
-/// Decides the claim on the sheets.
-///
-/// Until the scoresheet reader is merged, the first sheet is read as a
-/// record (PGN) and the second is not used: `claim FILE` on `sheet1`.
+/// The sheets as the engine takes them.
+fn sheets_of(texts: &[String]) -> Vec<Sheet> {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Sheet {
+            name: sheet_name(i),
+            text: t.clone().into_bytes(),
+        })
+        .collect()
+}
+
+/// How to read the sheets: `notation` (none: auto), at most `candidates`
+/// readings.
+fn read_options(notation: Option<&str>, candidates: usize) -> ReconstructOptions {
+    ReconstructOptions {
+        notation: Some(notation.unwrap_or("auto").to_owned()),
+        candidates,
+        ..ReconstructOptions::default()
+    }
+}
+
+/// Decides the claim on the sheets: `claim --sheet sheet1 [--sheet
+/// sheet2] --format json` and `--format html`.
 pub fn claim(input: &ClaimInput) -> Result<Decision, Diagnostic> {
     let opts = ClaimOptions {
         written_move: input.written.clone(),
@@ -45,39 +64,24 @@ pub fn claim(input: &ClaimInput) -> Result<Decision, Diagnostic> {
         rules: input.rules,
         ..ClaimOptions::default()
     };
-    let first = input.sheets.first().map_or("", String::as_str);
-    let report = crate::decide(&sheet_name(0), first.as_bytes(), &opts)?;
+    let read = read_options(
+        input.notation.as_deref(),
+        ReconstructOptions::default().candidates,
+    );
+    let claim = crate::decide_sheets(&sheets_of(&input.sheets), &read, &opts)?;
     Ok(Decision {
-        json: report.to_json(),
-        html: report.to_html(),
+        json: claim.to_json(),
+        html: claim.to_html(),
     })
 }
 
-/// Reads the sheets: the readings, best first.
-///
-/// Until the scoresheet reader is merged: the first sheet's first game as
-/// a record, its moves as written, one reading with no repair.
+/// Reads the sheets: `reconstruct sheet1 [sheet2] --format json`, the
+/// readings best first.
 pub fn reconstruct(
     sheets: &[String],
-    _notation: Option<&str>,
-    _candidates: usize,
+    notation: Option<&str>,
+    candidates: usize,
 ) -> Result<Value, Diagnostic> {
-    let name = sheet_name(0);
-    let text = sheets.first().map_or("", String::as_str);
-    let mut reader = Reader::new(text.as_bytes(), Encoding::Auto);
-    let moves: Vec<String> = match reader.next_game() {
-        None => Vec::new(),
-        Some(Err(e)) => {
-            let place =
-                crate::diag::place_of(text.as_bytes(), e.offset, crate::Place { line: 1, col: 1 });
-            return Err(Diagnostic::new(&name, Some(place), e.message));
-        }
-        Some(Ok(record)) => record.moves.iter().map(|m| m.text.to_owned()).collect(),
-    };
-    Ok(json!({
-        "notation": ["en"],
-        "readings": [{ "moves": moves, "repairs": [], "cost": 0 }],
-        "discrepancies": [],
-        "clear": true,
-    }))
+    let rec = crate::reconstruct(&sheets_of(sheets), &read_options(notation, candidates))?;
+    Ok(rec.to_json())
 }
