@@ -109,6 +109,25 @@ const PAGES: &[(&str, Extra)] = &[
         },
     ),
     (
+        "desk",
+        Extra {
+            examples: &[
+                (
+                    "verify-claim desk",
+                    "the arbiter's desk at http://127.0.0.1:8041/desk (the URL is printed)",
+                ),
+                (
+                    "verify-claim desk 0.0.0.0:8041 --token generate",
+                    "reachable from a phone on the same network, with the token in the printed URL",
+                ),
+            ],
+            exit: &[
+                ("0", "stopped by Ctrl-C"),
+                ("2", "bad options, or the address cannot be served"),
+            ],
+        },
+    ),
+    (
         "check-position",
         Extra {
             examples: &[

@@ -226,6 +226,15 @@ def slips(d):
     assert "VALID" in v and "Repaired" in v and "disagree at move 2" in v, v
     ok("a slip repaired and the disagreement shown: " + " / ".join(v.splitlines()[:3]))
     shot(d, "desk-slip.png")
+    # 4.Nh1 is no move: Ng1 (a file off) and Nh2 (a rank off) are as good,
+    # and only Ng1 repeats the position.
+    d.find_elements(By.CSS_SELECTOR, "textarea")[1].clear()
+    type_sheet(d, 0, "1. Nf3 Nf6\n2. Ng1 Ng8\n3. Nf3 Nf6\n4. Nh1")
+    one(d, "button", "4.Ng1")
+    v = decide(d)
+    assert "depends" in v and "Repaired: 4.Ng1" in v, v
+    ok("a verdict that depends on the reading says so: " + [x for x in v.splitlines() if "depends" in x][0][:70])
+    shot(d, "desk-depends.png")
 
 
 def live_board(d):

@@ -107,6 +107,13 @@ const CASES: &[(&str, Option<&str>, Option<&str>, Option<&str>)] = &[
         Some("Ng8"),
         Some("4.Ng1"),
     ),
+    // 4.Nh1 is no move: two readings as good, two verdicts (depends).
+    (
+        "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Nh1\n",
+        None,
+        Some("Ng8"),
+        None,
+    ),
     // In Russian letters, no written move: not valid.
     ("1. Кf3 Кf6 2. Кg1 Кg8 3. Кf3\n", None, None, None),
     // Markup in the tags.
@@ -171,6 +178,9 @@ fn api_answers_equal_the_cli() {
     assert_eq!(v["reading"]["repairs"][0]["written"], "Nh1");
     assert_eq!(v["reading"]["discrepancies"][0]["ply"], 3);
     assert_eq!(v["depends_on_reading"], false);
+    let body = json!({ "sheets": [CASES[2].0], "move": "Ng8" });
+    let (_, v) = post(&server.base, "/api/claim", &body.to_string());
+    assert_eq!(v["depends_on_reading"], true, "{v}");
 }
 
 /// Every bad body is a 4xx with a JSON error, never a 500; a body over
