@@ -33,10 +33,22 @@
     if (sheet2.value.trim()) s.push(sheet2.value);
     return s;
   }
-  // "17...Bf8" for ply 34 (1 = White's first move).
+  // Where the sheet's game starts: a FEN tag's side to move and move
+  // number (the reading's plies count from there).
+  function start() {
+    const m = /\[FEN\s+"([^"]*)"\]/.exec(sheet1.value);
+    const f = m ? m[1].trim().split(/\s+/) : [];
+    return { black: f[1] === "b", number: Math.max(1, parseInt(f[5], 10) || 1) };
+  }
+  // "17...Bf8" for ply 34 from the start position (ply 1 = the first move
+  // of the sheet's game).
+  function number(ply) {
+    const s = start(), k = ply - 1 + (s.black ? 1 : 0);
+    return { n: s.number + Math.floor(k / 2), white: k % 2 === 0 };
+  }
   function label(ply, san) {
-    const n = Math.ceil(ply / 2);
-    return ply % 2 === 1 ? n + "." + san : n + "..." + san;
+    const m = number(ply);
+    return m.white ? m.n + "." + san : m.n + "..." + san;
   }
 
   // The moves as read: one button each; a click sets the claim point.
@@ -124,7 +136,7 @@
       line(verdict, "repair", "Repaired: " + label(x.ply, x.read) + " (sheet " + x.sheet + " has \u201c" + x.written + "\u201d)");
     }
     for (const d of reading.discrepancies || []) {
-      line(verdict, "discrepancy", "The sheets disagree at move " + Math.ceil(d.ply / 2) + (d.ply % 2 ? " (White)" : " (Black)") +
+      line(verdict, "discrepancy", "The sheets disagree at move " + number(d.ply).n + (number(d.ply).white ? " (White)" : " (Black)") +
         ": sheet 1 \u201c" + (d.sheet1 || "empty") + "\u201d, sheet 2 \u201c" + (d.sheet2 || "empty") + "\u201d");
     }
     if (reading.alternatives) line(verdict, "", reading.alternatives + " other reading(s) considered.");

@@ -235,6 +235,13 @@ def slips(d):
     assert "depends" in v and "Repaired: 4.Ng1" in v, v
     ok("a verdict that depends on the reading says so: " + [x for x in v.splitlines() if "depends" in x][0][:70])
     shot(d, "desk-depends.png")
+    # A game from a position, Black to move at move 40: the buttons are
+    # numbered from there, so a click names the right claim point.
+    type_sheet(d, 0, '[SetUp "1"]\n[FEN "6k1/8/8/8/8/8/8/K5R1 b - - 0 40"]\n\n40... Kh8 41. Rh1 Kg8')
+    one(d, "button", "40...Kh8").click()
+    assert field(d, "claim after").get_attribute("value") == "40...Kh8"
+    one(d, "button", "41.Rh1")
+    ok("a game from a FEN is numbered from its move 40")
 
 
 def live_board(d):
