@@ -333,6 +333,18 @@ fn the_desk_prints_its_url_and_asks_for_the_token() {
     assert_eq!(status, 200);
     assert!(page.contains("scoresheet") && page.contains("6.12.2"));
     assert_eq!(get("/desk.js", "").0, 200);
+    // Nothing from elsewhere: the page's policy allows only its own origin.
+    let mut s = TcpStream::connect(host).unwrap();
+    let rq = format!("HEAD /desk?token={token} HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    s.write_all(rq.as_bytes()).unwrap();
+    let mut head = String::new();
+    s.read_to_string(&mut head).unwrap();
+    assert!(
+        head.contains("Content-Security-Policy: default-src 'none'; script-src 'self';"),
+        "{head}"
+    );
+    let page_src = std::fs::read_to_string("src/desk/desk.html").unwrap();
+    assert!(!page_src.contains("http:") && !page_src.contains("https:"));
     let (status, _) = get(
         "/api/game?id=x",
         &format!("Authorization: Bearer {token}\r\n"),
