@@ -270,6 +270,12 @@ fn finish(name: &str, rows: Rows, mut out: Lexed) -> Result<Lexed, Diagnostic> {
         }
         out.boxes.extend(cells);
     }
+    // Boxes left empty after the last move written record nothing: the
+    // sheet ends at its last move (what the game did after it is a gap
+    // the sheet cannot fill).
+    while out.boxes.last().is_some_and(Cell::is_empty) && out.boxes.len() > 1 {
+        out.boxes.pop();
+    }
     if out.boxes.iter().all(Cell::is_empty) {
         let place = out
             .boxes
