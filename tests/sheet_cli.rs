@@ -261,7 +261,7 @@ fn fixtures_in_every_notation() {
         assert_eq!(v["notation"][0], named, "{code}");
         assert_eq!(
             v["readings"][0]["moves"],
-            serde_json::json!(opera),
+            serde_json::to_value(opera.to_vec()).unwrap(),
             "{code}"
         );
         assert_eq!(v["readings"][0]["repairs"], serde_json::json!([]), "{code}");

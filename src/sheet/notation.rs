@@ -205,7 +205,7 @@ pub fn is_descriptive(text: &str) -> bool {
     };
     !tail.is_empty()
         && tail.chars().all(|c| "QKRBNPt12345678()/".contains(c))
-        && !tail.chars().any(|c| is_file(c))
+        && !tail.chars().any(is_file)
 }
 
 #[cfg(test)]

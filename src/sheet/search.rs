@@ -129,20 +129,32 @@ pub fn search<G: SheetGame>(
         let sorted = order_cheapest(&mut steps, beam);
         let mut next: Vec<State<G::Position>> = Vec::new();
         let mut seen: HashMap<(u64, [usize; 2]), usize> = HashMap::new();
+        let mut layer_finals = 0;
+        // Whether a step of this ply can use a sheet's last box (an extra
+        // box uses two).
+        let near_end = frontier
+            .iter()
+            .any(|s| (0..2).all(|sh| s.at[sh] + 2 >= lens[sh]));
         for k in 0..steps.len() {
             if k == sorted {
                 steps[sorted..].sort_unstable_by_key(step_key);
             }
             let (si, mi, used, c) = steps[k];
-            if next.len() >= beam {
+            let s = &frontier[si];
+            let at = [s.at[0] + used[0].advance(), s.at[1] + used[1].advance()];
+            let is_final = at[0] >= lens[0] && at[1] >= lens[1];
+            // Enough states to go on, and enough readings ending here.
+            if next.len() >= beam && (layer_finals >= want * 2 || !near_end) {
                 min_dropped = min_dropped.min(c);
                 break;
             }
-            let s = &frontier[si];
+            if (is_final && layer_finals >= want * 2) || (!is_final && next.len() >= beam) {
+                min_dropped = min_dropped.min(c);
+                continue;
+            }
             let m = &legal[si][mi];
             let mut pos = s.pos.clone();
             let hash = G::play(&mut pos, m, s.hash);
-            let at = [s.at[0] + used[0].advance(), s.at[1] + used[1].advance()];
             if let Some(&i) = seen.get(&(hash, at))
                 && next[i].pos == pos
             {
@@ -161,8 +173,9 @@ pub fn search<G: SheetGame>(
                 tied,
             });
             let node = nodes.len() - 1;
-            if at[0] >= lens[0] && at[1] >= lens[1] {
+            if is_final {
                 finals.push(node);
+                layer_finals += 1;
                 continue;
             }
             seen.insert((hash, at), next.len());

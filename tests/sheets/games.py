@@ -81,7 +81,7 @@ def dance():
 
 def quiet(board):
     return [m for m in board.legal_moves
-            if not board.is_capture(m) and board.piece_type_at(m.from_square) not in (chess.PAWN, chess.KING)
+            if not board.is_capture(m) and board.piece_type_at(m.from_square) not in (chess.PAWN, chess.KING, chess.ROOK)
             and not board.gives_check(m) and not board.is_castling(m)]
 
 
@@ -103,7 +103,13 @@ def dance_after(board, sans):
                         for m in (m1, m2, back1, back2):
                             line.append(board.san(m))
                             board.push(m)
-                    return sans + line
+                    if board.is_repetition(3):
+                        return sans + line
+                    for _ in line:
+                        board.pop()
+                    board.push(m1)
+                    board.push(m2)
+                    board.push(back1)
                 board.pop()
             board.pop()
         board.pop()
