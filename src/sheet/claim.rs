@@ -1,7 +1,8 @@
 //! A claim decided on the reading of the sheets: the best reading is the
-//! record; every other reading with no more repairs is decided too, and
-//! when one gives another verdict the claim depends on the reading (the
-//! arbiter decides which is right; the tool does not pretend).
+//! record; every other reading as good (no more repairs, and no dearer
+//! ones) is decided too, and when one gives another verdict the claim
+//! depends on the reading (the arbiter decides which is right; the tool
+//! does not pretend).
 
 use serde_json::{Value, json};
 
@@ -15,8 +16,8 @@ pub struct SheetClaim {
     pub report: ClaimReport,
     /// What the sheets were read as.
     pub reconstruction: Reconstruction,
-    /// Another reading with no more repairs than the best gives a different
-    /// verdict.
+    /// Another reading with no more repairs than the best, and none
+    /// dearer, gives a different verdict.
     pub depends_on_reading: bool,
     /// Each other reading decided: (its index in the readings, valid).
     pub verdicts: Vec<(usize, bool)>,
@@ -62,7 +63,11 @@ pub fn decide_sheets(
     let report = decide_one(0)?;
     let mut verdicts = Vec::new();
     for i in 1..rec.readings.len() {
-        if rec.readings[i].repairs.len() > best.repairs.len() {
+        // As good as the best: no more repairs, and none dearer (a reading
+        // that needs a dearer slip is a worse explanation, not an equal
+        // one; it stays among the alternatives of the text).
+        let r = &rec.readings[i];
+        if r.repairs.len() > best.repairs.len() || r.cost > best.cost {
             continue;
         }
         if let Ok(r) = decide_one(i) {

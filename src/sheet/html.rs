@@ -39,10 +39,7 @@ pub fn sheets_table(c: &SheetClaim) -> String {
         let class = if disc { " class=\"discrepancy\"" } else { "" };
         s.push_str(&format!(
             "<tr{class}><td>{}</td><td>{}</td>",
-            esc(&rec
-                .ply_label(ply, &best.moves)
-                .trim_end_matches(m.as_str())
-                .to_owned()),
+            esc(rec.ply_label(ply, &best.moves).trim_end_matches(m.as_str())),
             esc(m)
         ));
         for (sh, col) in best.written.iter().enumerate() {

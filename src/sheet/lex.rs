@@ -95,9 +95,8 @@ struct Word<'a> {
 fn split_keep<'a>(line: &'a str, seps: &[char]) -> Vec<Word<'a>> {
     let mut out = Vec::new();
     let mut start = 0;
-    let mut col = 1u32;
     let mut start_col = 1u32;
-    for (i, c) in line.char_indices() {
+    for (col, (i, c)) in (1u32..).zip(line.char_indices()) {
         if seps.contains(&c) {
             out.push(Word {
                 text: &line[start..i],
@@ -106,7 +105,6 @@ fn split_keep<'a>(line: &'a str, seps: &[char]) -> Vec<Word<'a>> {
             start = i + c.len_utf8();
             start_col = col + 1;
         }
-        col += 1;
     }
     out.push(Word {
         text: &line[start..],
@@ -270,6 +268,12 @@ fn finish(name: &str, rows: Rows, mut out: Lexed) -> Result<Lexed, Diagnostic> {
         }
         out.boxes.extend(cells);
     }
+    // Boxes left empty after the last move written record nothing: the
+    // sheet ends at its last move (what the game did after it is a gap
+    // the sheet cannot fill).
+    while out.boxes.last().is_some_and(Cell::is_empty) && out.boxes.len() > 1 {
+        out.boxes.pop();
+    }
     if out.boxes.iter().all(Cell::is_empty) {
         let place = out
             .boxes
@@ -431,7 +435,7 @@ mod tests {
     fn empty_boxes_and_marks() {
         assert_eq!(
             texts("1. e4 -\n2. Nf3 …\n3. ? Nc6\n4. | | d6"),
-            ["e4", "", "Nf3", "", "", "Nc6"]
+            ["e4", "", "Nf3", "", "", "Nc6", "", "d6"]
         );
         assert_eq!(texts("1 | e4 | \n2 | Nf3 | Nc6"), ["e4", "", "Nf3", "Nc6"]);
         assert_eq!(texts("1. e4\n2. Nf3 Nc6"), ["e4", "", "Nf3", "Nc6"]);

@@ -25,6 +25,9 @@ use lex::{Cell, Lexed};
 use search::Used;
 use token::SheetGame;
 
+/// A sheet's boxes read as moves (`None`: an empty box).
+type Evidence<G> = Vec<Option<<G as SheetGame>::Written>>;
+
 /// One scoresheet: its name (used in placed errors) and its bytes (UTF-8,
 /// or Latin-1).
 #[derive(Clone, Debug)]
@@ -313,7 +316,7 @@ fn read_sheet<G: SheetGame>(
     start: &G::Position,
     forced: Option<&str>,
     beam: usize,
-) -> Result<(usize, Vec<Option<G::Written>>), Diagnostic> {
+) -> Result<(usize, Evidence<G>), Diagnostic> {
     let codes = G::codes();
     let read_all = |n: usize| -> Result<Vec<Option<G::Written>>, &Cell> {
         boxes
@@ -375,6 +378,7 @@ fn read_sheet<G: SheetGame>(
         return Ok(fits.swap_remove(best.1));
     }
     fits.pop().ok_or_else(|| match worst {
+        Some(c) if codes.len() == 1 => placed_syntax::<G>(name, c, 0),
         Some(c) => Diagnostic::new(
             name,
             Some(c.place),

@@ -145,10 +145,12 @@ fn squares(n: &Notation, role: Option<Role>, rest: &str) -> Option<Written> {
         match c {
             'x' if !capture => capture = true,
             '-' => {}
-            c if is_file(c) && from_file.is_none() && from_rank.is_none() && !capture => {
+            // A mark written before the disambiguation (`Rxed1`) is
+            // still read: handwriting puts it anywhere.
+            c if is_file(c) && from_file.is_none() && from_rank.is_none() => {
                 from_file = File::from_char(c)
             }
-            c if is_rank(c) && from_rank.is_none() && !capture => from_rank = Rank::from_char(c),
+            c if is_rank(c) && from_rank.is_none() => from_rank = Rank::from_char(c),
             _ => return None,
         }
     }
@@ -203,7 +205,7 @@ pub fn is_descriptive(text: &str) -> bool {
     };
     !tail.is_empty()
         && tail.chars().all(|c| "QKRBNPt12345678()/".contains(c))
-        && !tail.chars().any(|c| is_file(c))
+        && !tail.chars().any(is_file)
 }
 
 #[cfg(test)]

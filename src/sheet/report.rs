@@ -179,7 +179,7 @@ impl Reconstruction {
         let p = ply.saturating_sub(1);
         let q = p + usize::from(self.black_first);
         let number = self.first_move_number as usize + q / 2;
-        let dots = if q % 2 == 0 { "." } else { "..." };
+        let dots = if q.is_multiple_of(2) { "." } else { "..." };
         format!("{number}{dots}{}", moves.get(p).map_or("", String::as_str))
     }
 }

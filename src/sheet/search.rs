@@ -126,19 +126,35 @@ pub fn search<G: SheetGame>(
                 steps.push((si, mi, used, base + c));
             });
         }
-        steps.sort_by_key(|&(si, mi, _, c)| (c, si, mi));
+        let sorted = order_cheapest(&mut steps, beam);
         let mut next: Vec<State<G::Position>> = Vec::new();
         let mut seen: HashMap<(u64, [usize; 2]), usize> = HashMap::new();
-        for &(si, mi, used, c) in &steps {
-            if next.len() >= beam {
+        let mut layer_finals = 0;
+        // Whether a step of this ply can use a sheet's last box (an extra
+        // box uses two).
+        let near_end = frontier
+            .iter()
+            .any(|s| (0..2).all(|sh| s.at[sh] + 2 >= lens[sh]));
+        for k in 0..steps.len() {
+            if k == sorted {
+                steps[sorted..].sort_unstable_by_key(step_key);
+            }
+            let (si, mi, used, c) = steps[k];
+            let s = &frontier[si];
+            let at = [s.at[0] + used[0].advance(), s.at[1] + used[1].advance()];
+            let is_final = at[0] >= lens[0] && at[1] >= lens[1];
+            // Enough states to go on, and enough readings ending here.
+            if next.len() >= beam && (layer_finals >= want * 2 || !near_end) {
                 min_dropped = min_dropped.min(c);
                 break;
             }
-            let s = &frontier[si];
+            if (is_final && layer_finals >= want * 2) || (!is_final && next.len() >= beam) {
+                min_dropped = min_dropped.min(c);
+                continue;
+            }
             let m = &legal[si][mi];
             let mut pos = s.pos.clone();
             let hash = G::play(&mut pos, m, s.hash);
-            let at = [s.at[0] + used[0].advance(), s.at[1] + used[1].advance()];
             if let Some(&i) = seen.get(&(hash, at))
                 && next[i].pos == pos
             {
@@ -157,8 +173,9 @@ pub fn search<G: SheetGame>(
                 tied,
             });
             let node = nodes.len() - 1;
-            if at[0] >= lens[0] && at[1] >= lens[1] {
+            if is_final {
                 finals.push(node);
+                layer_finals += 1;
                 continue;
             }
             seen.insert((hash, at), next.len());
@@ -172,6 +189,28 @@ pub fn search<G: SheetGame>(
         frontier = next;
     }
     collect(&nodes, finals, want, k, min_dropped)
+}
+
+/// Puts the cheapest steps first, in order (ties by state, then move):
+/// only the first few beams' worth are sorted (a ply has tens of thousands
+/// of steps, and at most `beam` states go on; two merging into one state
+/// is rare); the rest, sorted too, follow.
+/// Returns where the sorted part ends: the caller sorts the rest
+/// ([`sort_rest`]) only if it gets there.
+fn order_cheapest(steps: &mut [Step], beam: usize) -> usize {
+    let head = beam.saturating_mul(4);
+    if steps.len() > head {
+        steps.select_nth_unstable_by_key(head, step_key);
+        steps[..head].sort_unstable_by_key(step_key);
+        head
+    } else {
+        steps.sort_unstable_by_key(step_key);
+        steps.len()
+    }
+}
+
+fn step_key(&(si, mi, _, c): &Step) -> (u32, usize, usize) {
+    (c, si, mi)
 }
 
 /// The moves of state `s` with each sheet's ways of accounting for them,
@@ -192,37 +231,44 @@ fn expand<G: SheetGame>(
             Some(w) => costs::<G>(&s.pos, legal, w),
         })
     };
-    let mut options: [Vec<Vec<Used>>; 2] = [Vec::new(), Vec::new()];
-    for sh in 0..2 {
+    let active: [bool; 2] = [0 < k && s.at[0] < lens[0], 1 < k && s.at[1] < lens[1]];
+    let here = [
+        active[0].then(|| box_costs(0, s.at[0])).flatten(),
+        active[1].then(|| box_costs(1, s.at[1])).flatten(),
+    ];
+    let after = [
+        active[0].then(|| box_costs(0, s.at[0] + 1)).flatten(),
+        active[1].then(|| box_costs(1, s.at[1] + 1)).flatten(),
+    ];
+    // Each sheet's ways of accounting for move `mi` (at most three).
+    let ways = |sh: usize, mi: usize| -> ([Used; 3], usize) {
+        let mut out = [Used::Ended; 3];
+        if !active[sh] {
+            return (out, 1);
+        }
         let j = s.at[sh];
-        options[sh] = if sh >= k || j >= lens[sh] {
-            vec![vec![Used::Ended]; legal.len()]
-        } else {
-            let here = box_costs(sh, j);
-            let after = box_costs(sh, j + 1);
-            (0..legal.len())
-                .map(|mi| {
-                    let mut o = vec![Used::Missing];
-                    if let Some(c) = here.as_ref().and_then(|v| v[mi]) {
-                        o.push(Used::Box { index: j, cost: c });
-                    }
-                    if let Some(c) = after.as_ref().and_then(|v| v[mi]) {
-                        o.push(Used::Extra {
-                            extra: j,
-                            index: j + 1,
-                            cost: c,
-                        });
-                    }
-                    o
-                })
-                .collect()
-        };
-    }
+        out[0] = Used::Missing;
+        let mut n = 1;
+        if let Some(c) = here[sh].as_ref().and_then(|v| v[mi]) {
+            out[n] = Used::Box { index: j, cost: c };
+            n += 1;
+        }
+        if let Some(c) = after[sh].as_ref().and_then(|v| v[mi]) {
+            out[n] = Used::Extra {
+                extra: j,
+                index: j + 1,
+                cost: c,
+            };
+            n += 1;
+        }
+        (out, n)
+    };
     for mi in 0..legal.len() {
-        for &a in &options[0][mi] {
-            for &b in &options[1][mi] {
-                let reads = [a, b].iter().any(|u| u.advance() > 0);
-                if reads {
+        let (a, na) = ways(0, mi);
+        let (b, nb) = ways(1, mi);
+        for &a in &a[..na] {
+            for &b in &b[..nb] {
+                if a.advance() + b.advance() > 0 {
                     emit(mi, [a, b], a.cost() + b.cost());
                 }
             }

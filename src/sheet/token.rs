@@ -196,12 +196,21 @@ fn chess_cost(pos: &shakmaty::Chess, m: &Move, w: &Written) -> Option<u32> {
     (c <= cost::MAX_BOX).then_some(c)
 }
 
-/// A column-draughts move as written: its squares and whether `:` marks
-/// it a capture.
+/// A column-draughts move as written: its squares (file, rank from 0;
+/// a light square too, a slip the cost repairs) and whether `:` marks it a
+/// capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DraughtsWritten {
-    pub squares: Vec<cd::Square>,
+    pub squares: Vec<(i8, i8)>,
     pub capture: bool,
+}
+
+fn coords(t: &str) -> Option<(i8, i8)> {
+    let b = t.as_bytes();
+    match b {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(((f - b'a') as i8, (r - b'1') as i8)),
+        _ => None,
+    }
 }
 
 impl SheetGame for ColumnDraughts {
@@ -214,10 +223,8 @@ impl SheetGame for ColumnDraughts {
     fn read(_: usize, text: &str) -> Result<DraughtsWritten, String> {
         let t = text.trim();
         let capture = t.contains([':', 'x', '×']);
-        let squares: Option<Vec<cd::Square>> = t
-            .split([':', '-', 'x', '×', '–'])
-            .map(cd::parse_square)
-            .collect();
+        let squares: Option<Vec<(i8, i8)>> =
+            t.split([':', '-', 'x', '×', '–']).map(coords).collect();
         match squares {
             Some(s) if s.len() >= 2 && s.len() <= 16 => Ok(DraughtsWritten {
                 squares: s,
@@ -230,7 +237,11 @@ impl SheetGame for ColumnDraughts {
     }
 
     fn cost(_: &cd::Position, m: &cd::Move, w: &DraughtsWritten) -> Option<u32> {
-        let path = m.path();
+        let path: Vec<(i8, i8)> = m
+            .path()
+            .iter()
+            .map(|&s| (cd::file_of(s), cd::rank_of(s)))
+            .collect();
         let mark = if w.capture == m.is_capture() {
             0
         } else {
@@ -240,13 +251,29 @@ impl SheetGame for ColumnDraughts {
             return Some(mark);
         }
         let (first, last) = (w.squares.first()?, w.squares.last()?);
-        if m.is_capture() && w.squares.len() == 2 && *first == m.from() && *last == m.to() {
+        if m.is_capture()
+            && w.squares.len() == 2
+            && Some(first) == path.first()
+            && Some(last) == path.last()
+        {
             return Some(mark);
         }
         if w.squares.len() == path.len() {
-            let wrong = w.squares.iter().zip(path).filter(|(a, b)| a != b).count();
-            if wrong == 1 {
-                return Some(mark + cost::SQUARE_NEAR);
+            let wrong: Vec<_> = w
+                .squares
+                .iter()
+                .zip(&path)
+                .filter(|(a, b)| a != b)
+                .collect();
+            if let [(a, b)] = wrong.as_slice() {
+                let near = (a.0 - b.0).abs() + (a.1 - b.1).abs() == 1;
+                return Some(
+                    mark + if near {
+                        cost::SQUARE_NEAR
+                    } else {
+                        cost::SQUARE_FAR
+                    },
+                );
             }
         }
         None

@@ -52,3 +52,8 @@ fn tower_fen() {
 fn check_position() {
     replay("check_position", entries::check_position);
 }
+
+#[test]
+fn sheet() {
+    replay("sheet", entries::sheet);
+}
