@@ -285,8 +285,14 @@ fn fixtures_in_every_notation() {
 #[test]
 fn a_shifted_row() {
     let s = Scratch::new("sheet-shift");
-    let a = s.file("a.txt", b"1. e4 e5\n2. Nf3 Bb5\n3. a6 Ba4\n4. Nf6 O-O\n5. Be7\n");
-    let b = s.file("b.txt", "1. e4 e5\n2. Кf3 Кc6\n3. Сb5 a6\n4. Сa4 Кf6\n5. 0-0 Сe7\n".as_bytes());
+    let a = s.file(
+        "a.txt",
+        b"1. e4 e5\n2. Nf3 Bb5\n3. a6 Ba4\n4. Nf6 O-O\n5. Be7\n",
+    );
+    let b = s.file(
+        "b.txt",
+        "1. e4 e5\n2. Кf3 Кc6\n3. Сb5 a6\n4. Сa4 Кf6\n5. 0-0 Сe7\n".as_bytes(),
+    );
     let (status, v) = json_of(&["reconstruct", &a, &b, "--format", "json"]);
     assert_eq!(status, 0);
     assert_eq!(v["readings"][0]["moves"][3], "Nc6");
