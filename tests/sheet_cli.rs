@@ -302,3 +302,34 @@ fn a_shifted_row() {
     );
     assert_eq!(v["clear"], true);
 }
+
+/// A gap both sheets share, to the position on the board (8.4, 8.5.1).
+#[test]
+fn a_gap_to_the_board() {
+    let s = Scratch::new("sheet-gap");
+    let a = s.file("a.txt", b"1. Nf3 Nf6\n2. Ng1 Ng8\n3. - -\n");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let (status, v) = json_of(&[
+        "reconstruct",
+        &a,
+        "--board",
+        start,
+        "--moves",
+        "4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(status, 0);
+    let g = &v["gap"];
+    assert_eq!(g["plies"], 4);
+    assert_eq!(g["capture_or_pawn_move"], false);
+    assert_eq!(g["count"], 8);
+    assert_eq!(g["occurrences_before"], 2);
+    let pawn = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let (_, v) = json_of(&["reconstruct", &a, "--board", pawn, "--format", "json"]);
+    assert_eq!(v["gap"]["capture_or_pawn_move"], true);
+    assert_eq!(v["gap"]["parity"], "odd");
+    let r = run(&["reconstruct", &a, "--board", start, "--moves", "1"]);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("--moves 1"), "{}", r.stderr);
+}
