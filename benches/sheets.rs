@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use shakmaty::san::San;
+use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position, Role};
 use verify_claim::{ReconstructOptions, Sheet, reconstruct};
 
@@ -37,7 +37,7 @@ fn game(plies: usize) -> Vec<(String, String)> {
         } else {
             *quiet[next(quiet.len())]
         };
-        let san = San::from_move(&pos, m).to_string();
+        let san = SanPlus::from_move(pos.clone(), m).to_string();
         let ru = russian_long(&m);
         out.push((san, ru));
         pos.play_unchecked(m);
@@ -82,6 +82,15 @@ fn slip(text: &str) -> String {
     c.into_iter().collect()
 }
 
+/// This thread's time on the CPU (Linux's schedstat), in nanoseconds: the
+/// machine may be shared, and wall time then says little.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
 fn sheet(boxes: &[String]) -> Vec<u8> {
     boxes
         .chunks(2)
@@ -112,25 +121,34 @@ fn main() {
             text: sheet(&b),
         },
     ];
+    if let Ok(dir) = std::env::var("VC_SHEETS_DUMP") {
+        std::fs::write(format!("{dir}/a.txt"), &sheets[0].text).unwrap();
+        std::fs::write(format!("{dir}/b.txt"), &sheets[1].text).unwrap();
+        std::fs::write(format!("{dir}/truth.txt"), truth.join(" ")).unwrap();
+    }
     let runs: usize = std::env::var("VC_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(7);
     let mut times = Vec::new();
+    let mut cpu = Vec::new();
     let mut first = false;
     let mut states = 0;
     for _ in 0..runs.max(1) {
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_ns());
         let r = reconstruct(&sheets, &ReconstructOptions::default()).expect("a reading");
         times.push(t.elapsed());
+        cpu.push(cpu_ns().saturating_sub(c));
         first = r.readings[0].moves == truth;
         states = r.states;
     }
     times.sort();
+    cpu.sort();
     println!(
-        "sheets: {} plies, two sheets, three slips each: median {:.1} ms over {} runs (min {:.1} ms), {} states, true game first: {first}",
+        "sheets: {} plies, two sheets, three slips each: median {:.1} ms wall, {:.1} ms on the CPU, over {} runs (min {:.1} ms wall), {} states, true game first: {first}",
         truth.len(),
         times[times.len() / 2].as_secs_f64() * 1e3,
+        cpu[cpu.len() / 2] as f64 / 1e6,
         times.len(),
         times[0].as_secs_f64() * 1e3,
         states

@@ -279,3 +279,57 @@ fn fixtures_in_every_notation() {
         assert_eq!(w["readings"][0]["moves"], v["readings"][0]["moves"]);
     }
 }
+
+/// A row shifted on one sheet (2...Nc6 not written, the moves after it
+/// one box early): the other sheet places it; one repair, a missing box.
+#[test]
+fn a_shifted_row() {
+    let s = Scratch::new("sheet-shift");
+    let a = s.file(
+        "a.txt",
+        b"1. e4 e5\n2. Nf3 Bb5\n3. a6 Ba4\n4. Nf6 O-O\n5. Be7\n",
+    );
+    let b = s.file(
+        "b.txt",
+        "1. e4 e5\n2. Кf3 Кc6\n3. Сb5 a6\n4. Сa4 Кf6\n5. 0-0 Сe7\n".as_bytes(),
+    );
+    let (status, v) = json_of(&["reconstruct", &a, &b, "--format", "json"]);
+    assert_eq!(status, 0);
+    assert_eq!(v["readings"][0]["moves"][3], "Nc6");
+    assert_eq!(
+        v["readings"][0]["repairs"],
+        serde_json::json!([{"ply": 4, "sheet": 1, "written": "", "read": "Nc6"}])
+    );
+    assert_eq!(v["clear"], true);
+}
+
+/// A gap both sheets share, to the position on the board (8.4, 8.5.1).
+#[test]
+fn a_gap_to_the_board() {
+    let s = Scratch::new("sheet-gap");
+    let a = s.file("a.txt", b"1. Nf3 Nf6\n2. Ng1 Ng8\n3. - -\n");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let (status, v) = json_of(&[
+        "reconstruct",
+        &a,
+        "--board",
+        start,
+        "--moves",
+        "4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(status, 0);
+    let g = &v["gap"];
+    assert_eq!(g["plies"], 4);
+    assert_eq!(g["capture_or_pawn_move"], false);
+    assert_eq!(g["count"], 8);
+    assert_eq!(g["occurrences_before"], 2);
+    let pawn = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let (_, v) = json_of(&["reconstruct", &a, "--board", pawn, "--format", "json"]);
+    assert_eq!(v["gap"]["capture_or_pawn_move"], true);
+    assert_eq!(v["gap"]["parity"], "odd");
+    let r = run(&["reconstruct", &a, "--board", start, "--moves", "1"]);
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("--moves 1"), "{}", r.stderr);
+}

@@ -187,6 +187,32 @@ const PAGES: &[(&str, Extra)] = &[
         },
     ),
     (
+        "reconstruct",
+        Extra {
+            examples: &[
+                (
+                    "verify-claim reconstruct white.txt black.txt",
+                    "the game both players' scoresheets record, through their slips",
+                ),
+                (
+                    "verify-claim reconstruct sheet.txt --format pgn > game.pgn",
+                    "the best reading as PGN, a comment at each repair",
+                ),
+                (
+                    "verify-claim claim --sheet black.txt --sheet white.txt",
+                    "a claim decided on the reading of the sheets",
+                ),
+            ],
+            exit: &[
+                ("0", "a reading was made"),
+                (
+                    "2",
+                    "no game explains the sheets, or a bad sheet, option or file, or output that could not be written",
+                ),
+            ],
+        },
+    ),
+    (
         "man",
         Extra {
             examples: &[

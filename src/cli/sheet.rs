@@ -33,6 +33,13 @@ pub struct ReconstructArgs {
     /// The game of the sheets (auto: from a GameType tag or the first move).
     #[arg(long, value_enum, default_value = "auto")]
     pub game_type: GameTypeChoice,
+    /// The position on the board (FEN) after a gap both sheets share (8.4,
+    /// 8.5.1): say what the gap can still prove.
+    #[arg(long, value_name = "FEN")]
+    pub board: Option<String>,
+    /// With --board: the moves White has made, as the clock counted them.
+    #[arg(long, value_name = "N", requires = "board")]
+    pub moves: Option<u32>,
 }
 
 /// How to read scoresheets (`reconstruct`, `claim --sheet`).
@@ -85,6 +92,8 @@ pub fn run(args: &ReconstructArgs) -> Result<Outcome, Diagnostic> {
         notation: Some(args.read.notation.clone()),
         candidates: args.candidates.max(1),
         game_type: args.game_type.game_type(),
+        board: args.board.clone(),
+        moves: args.moves,
         ..ReconstructOptions::default()
     };
     let rec = crate::reconstruct(&sheets, &opts)?;

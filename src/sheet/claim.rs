@@ -142,7 +142,13 @@ impl SheetClaim {
     /// The appeal report: the claim's page, with both sheets as read beside
     /// the reconstruction.
     pub fn to_html(&self) -> String {
-        let page = self.report.to_html();
+        let mut page = self.report.to_html();
+        if self.depends_on_reading
+            && let Some(at) = page.find("<body>\n")
+        {
+            // Said first, before the verdict it qualifies.
+            page.insert_str(at + 7, &super::html::depends_notice(self));
+        }
         let table = super::html::sheets_table(self);
         match page.rfind("</body>") {
             Some(at) => format!("{}{table}{}", &page[..at], &page[at..]),

@@ -4,24 +4,23 @@
 use super::SheetClaim;
 use crate::report::page::esc;
 
+/// The table's look (the page's own style knows no sheet table).
+const STYLE: &str = "<style>\
+table.sheet{border-collapse:collapse;margin:0.5em 0}\
+table.sheet td,table.sheet th{border:1px solid #999;padding:0.1em 0.6em;text-align:left}\
+td.repair{background:#fde2b8}td.empty{color:#888}\
+tr.discrepancy td{background:#fbe3e3}\
+p.depends{border:2px solid #a00;padding:0.4em}\
+</style>\n";
+
 /// The sheets beside the reading, one row per ply.
 pub fn sheets_table(c: &SheetClaim) -> String {
     let rec = &c.reconstruction;
     let best = &rec.readings[0];
-    let mut s = String::from(
-        "<section class=\"sheets\" id=\"sheets\">\n<h2>The scoresheets as read</h2>\n",
-    );
+    let mut s = String::from(STYLE);
+    s.push_str("<section class=\"sheets\" id=\"sheets\">\n<h2>The scoresheets as read</h2>\n");
     if c.depends_on_reading {
-        s.push_str("<p class=\"depends\"><strong>The verdict depends on the reading.</strong> ");
-        let word = |v: bool| if v { "valid" } else { "not valid" };
-        s.push_str(&format!(
-            "Reading 1 (best): {}.",
-            word(c.report.verdict.valid)
-        ));
-        for (i, v) in &c.verdicts {
-            s.push_str(&format!(" Reading {}: {}.", i + 1, word(*v)));
-        }
-        s.push_str(" The arbiter decides which reading the sheets bear.</p>\n");
+        s.push_str(&depends_notice(c));
     }
     if !rec.clear {
         s.push_str(
@@ -64,5 +63,23 @@ pub fn sheets_table(c: &SheetClaim) -> String {
         s.push_str("</tr>\n");
     }
     s.push_str("</tbody>\n</table>\n</section>\n");
+    s
+}
+
+/// The verdict under each reading, when they differ.
+pub fn depends_notice(c: &SheetClaim) -> String {
+    let word = |v: bool| if v { "valid" } else { "not valid" };
+    let mut s =
+        String::from("<p class=\"depends\"><strong>The verdict depends on the reading.</strong> ");
+    s.push_str(&format!(
+        "Reading 1 (best): {}.",
+        word(c.report.verdict.valid)
+    ));
+    for (i, v) in &c.verdicts {
+        s.push_str(&format!(" Reading {}: {}.", i + 1, word(*v)));
+    }
+    s.push_str(
+        " The arbiter decides which reading the sheets bear (see the scoresheets below).</p>\n",
+    );
     s
 }

@@ -8,6 +8,7 @@
 //! found; `claim` decides a claim on the readings.
 
 mod claim;
+mod gap;
 mod html;
 mod lex;
 mod notation;
@@ -54,6 +55,11 @@ pub struct ReconstructOptions {
     pub column_rules: cd::Rules,
     /// How many states the search keeps at each ply (default 256).
     pub beam: usize,
+    /// The position on the board after a gap both sheets share (FEN,
+    /// 8.5.1): say what the gap can prove (chess).
+    pub board: Option<String>,
+    /// With `board`: the moves White has made, as a clock counted them.
+    pub moves: Option<u32>,
 }
 
 impl Default for ReconstructOptions {
@@ -64,6 +70,8 @@ impl Default for ReconstructOptions {
             game_type: None,
             column_rules: cd::Rules::Standard,
             beam: 256,
+            board: None,
+            moves: None,
         }
     }
 }
@@ -137,6 +145,8 @@ pub struct Reconstruction {
     pub first_move_number: u32,
     /// Whether Black moves first.
     pub black_first: bool,
+    /// What a gap both sheets share can prove (`board` given).
+    pub gap: Option<gap::Gap>,
 }
 
 /// Reads `sheets` (one or two: each player's record of the same game) and
@@ -166,12 +176,31 @@ pub fn reconstruct(
         None => detect_game(&lexed),
     };
     let names: Vec<String> = sheets.iter().map(|s| s.name.clone()).collect();
-    match game {
-        GameType::Chess => run::<ChessGame>(&names, &lexed, forced.as_deref(), opts, ()),
+    let mut rec = match game {
+        GameType::Chess => run::<ChessGame>(&names, &lexed, forced.as_deref(), opts, ())?,
         GameType::ColumnDraughts => {
-            run::<ColumnDraughts>(&names, &lexed, forced.as_deref(), opts, opts.column_rules)
+            run::<ColumnDraughts>(&names, &lexed, forced.as_deref(), opts, opts.column_rules)?
         }
+    };
+    if let Some(board) = &opts.board {
+        if game != GameType::Chess {
+            return Err(Diagnostic::new(
+                "--board",
+                None,
+                "a gap is analysed for chess only",
+            ));
+        }
+        rec.gap = Some(
+            gap::analyse(
+                rec.start_fen.as_deref(),
+                &rec.readings[0].moves,
+                board,
+                opts.moves,
+            )
+            .map_err(|m| Diagnostic::new("--board", None, m))?,
+        );
     }
+    Ok(rec)
 }
 
 /// Column draughts when a tag says so, or when the first box is a man's
@@ -295,6 +324,7 @@ fn run<G: SheetGame>(
         result: lexed.iter().find_map(|l| l.result.clone()),
         first_move_number: G::move_number(&start),
         black_first,
+        gap: None,
     })
 }
 

@@ -34,14 +34,18 @@ impl Reading {
 impl Reconstruction {
     /// Exactly `verify-claim reconstruct --format json`.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "game_type": self.game_type.name(),
             "notation": self.notation,
             "readings": self.readings.iter().map(Reading::to_json).collect::<Vec<_>>(),
             "discrepancies": self.discrepancies,
             "clear": self.clear,
             "search": {"states": self.states, "cut": self.cut},
-        })
+        });
+        if let (Some(g), Value::Object(map)) = (&self.gap, &mut v) {
+            map.insert("gap".into(), json!(g));
+        }
+        v
     }
 
     /// The best reading as PGN, with a comment at each repair saying what
@@ -166,6 +170,16 @@ impl Reconstruction {
                 r.cost,
                 r.repairs.len(),
                 at
+            ));
+        }
+        if let Some(g) = &self.gap {
+            s.push_str(&format!(
+                "\nThe gap both sheets share, to the board ({}):\n  plies in it: {}\n  a capture or pawn move in it: {}\n  fifty-move claim: {}\n  threefold claim: {}\n",
+                g.board,
+                g.plies.map_or(format!("unknown ({})", g.parity), |p| p.to_string()),
+                if g.capture_or_pawn_move { "yes, it must have happened" } else { "no, none can have" },
+                g.fifty_move,
+                g.threefold
             ));
         }
         if self.cut {

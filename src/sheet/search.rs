@@ -82,6 +82,9 @@ struct State<P> {
     at: [usize; 2],
 }
 
+/// How much dearer than the cheapest step of a ply a step may be and go on.
+const MARGIN: u32 = 2 * cost::MAX_BOX;
+
 /// A move of one state: (state, move index, per sheet use, cost).
 type Step = (usize, usize, [Used; 2], u32);
 
@@ -93,7 +96,6 @@ pub fn search<G: SheetGame>(
     want: usize,
     beam: usize,
 ) -> Outcome<G::Move> {
-    let k = sheets.len().min(2);
     let lens = [
         sheets.first().map_or(0, Vec::len),
         sheets.get(1).map_or(0, Vec::len),
@@ -118,14 +120,8 @@ pub fn search<G: SheetGame>(
         if frontier.is_empty() {
             break;
         }
-        let mut steps: Vec<Step> = Vec::new();
         let legal: Vec<Vec<G::Move>> = frontier.iter().map(|s| G::legal_moves(&s.pos)).collect();
-        for (si, s) in frontier.iter().enumerate() {
-            let base = nodes[s.node].cost;
-            expand::<G>(s, &legal[si], sheets, k, lens, |mi, used, c| {
-                steps.push((si, mi, used, base + c));
-            });
-        }
+        let mut steps = steps_of::<G>(&frontier, &legal, &nodes, sheets, lens);
         let sorted = order_cheapest(&mut steps, beam);
         let mut next: Vec<State<G::Position>> = Vec::new();
         let mut seen: HashMap<(u64, [usize; 2]), usize> = HashMap::new();
@@ -135,16 +131,19 @@ pub fn search<G: SheetGame>(
         let near_end = frontier
             .iter()
             .any(|s| (0..2).all(|sh| s.at[sh] + 2 >= lens[sh]));
-        for k in 0..steps.len() {
-            if k == sorted {
+        for idx in 0..steps.len() {
+            if idx == sorted {
                 steps[sorted..].sort_unstable_by_key(step_key);
             }
-            let (si, mi, used, c) = steps[k];
+            let (si, mi, used, c) = steps[idx];
             let s = &frontier[si];
             let at = [s.at[0] + used[0].advance(), s.at[1] + used[1].advance()];
             let is_final = at[0] >= lens[0] && at[1] >= lens[1];
-            // Enough states to go on, and enough readings ending here.
-            if next.len() >= beam && (layer_finals >= want * 2 || !near_end) {
+            // Enough states to go on, and enough readings ending here; or
+            // dearer than the cheapest by more than two boxes' worst
+            // slips (no later box can make up for that much).
+            let too_dear = c > steps[0].3.saturating_add(MARGIN);
+            if too_dear || next.len() >= beam && (layer_finals >= want * 2 || !near_end) {
                 min_dropped = min_dropped.min(c);
                 break;
             }
@@ -188,7 +187,26 @@ pub fn search<G: SheetGame>(
         }
         frontier = next;
     }
-    collect(&nodes, finals, want, k, min_dropped)
+    collect(&nodes, finals, want, sheets.len().min(2), min_dropped)
+}
+
+/// Every step of every state of the frontier, with its cost so far.
+fn steps_of<G: SheetGame>(
+    frontier: &[State<G::Position>],
+    legal: &[Vec<G::Move>],
+    nodes: &[Node<G::Move>],
+    sheets: &[Vec<Option<G::Written>>],
+    lens: [usize; 2],
+) -> Vec<Step> {
+    let k = sheets.len().min(2);
+    let mut steps: Vec<Step> = Vec::new();
+    for (si, s) in frontier.iter().enumerate() {
+        let base = nodes[s.node].cost;
+        expand::<G>(s, &legal[si], sheets, k, lens, |mi, used, c| {
+            steps.push((si, mi, used, base + c));
+        });
+    }
+    steps
 }
 
 /// Puts the cheapest steps first, in order (ties by state, then move):
