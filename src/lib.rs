@@ -172,9 +172,14 @@ pub use report::scan::{FindingLine, ScanFormat, printer};
 pub use scan::{
     ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
+pub use sheet::{
+    Discrepancy, Reading, ReconstructOptions, Reconstruction, Repair, Sheet, SheetClaim,
+    decide_sheets, reconstruct,
+};
 
 mod claims;
 mod cli;
+mod desk;
 mod diag;
 mod game;
 mod input;
@@ -183,6 +188,7 @@ mod output;
 mod record;
 mod report;
 mod scan;
+mod sheet;
 mod watch;
 
 /// Runs the `verify-claim` command line on this process's arguments: what
