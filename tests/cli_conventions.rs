@@ -34,6 +34,7 @@ fn help_lists_every_subcommand() {
         let text = stdout(&o);
         for sub in [
             "claim",
+            "reconstruct",
             "scan",
             "check-position",
             "perft",

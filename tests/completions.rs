@@ -18,6 +18,7 @@ const SUBCOMMANDS: &[&str] = &[
     "claim",
     "scan",
     "watch",
+    "desk",
     "check-position",
     "perft",
     "completions",

@@ -288,6 +288,47 @@ fn claim_report_escapes_tag_values() {
     assert_eq!(diagrams(&got.dom), 3);
 }
 
+/// The appeal report on scoresheets: both sheets as read beside the
+/// reconstruction, the repaired box and the discrepancy marked, names
+/// escaped; and a verdict that depends on the reading said so.
+fn sheet_claim_report_renders() {
+    let s = common::Scratch::new("html-sheets");
+    let a = s.file(
+        "<a>.txt",
+        "1. e4 e5\n2. Nf3 Nc6\n3. Bb5 a6\n4. Ba4 Nf5\n5. Ng5 Ng8\n6. Nf3 Nf6\n7. Ng5 Ng8\n8. Nf3 Nf6\n".as_bytes(),
+    );
+    let b = s.file(
+        "b.txt",
+        "1. e4 e5\n2. Кf3 Кc6\n3. Сb5 a6\n4. Сa4 Кf6\n5. Кg5 Кg8\n6. Кf3 Кf6\n7. Кg5 -\n8. Кf3 Кf6\n".as_bytes(),
+    );
+    let r = common::run(&["claim", "--sheet", &a, "--sheet", &b, "--format", "html"]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("<a>.txt"), "unescaped sheet name");
+    let chrome = chromium();
+    let got = render(&chrome, "sheets", &r.stdout);
+    assert!(got.dom.contains("The scoresheets as read"), "{}", got.dom);
+    assert_eq!(
+        got.dom.matches("<tr class=\"discrepancy\">").count(),
+        2,
+        "{}",
+        got.dom
+    );
+    assert_eq!(got.dom.matches("class=\"repair\"").count(), 1);
+    assert!(got.dom.contains("<s>Nf5</s> → Nf6"));
+    assert!(got.dom.contains("&lt;a&gt;.txt (en)"));
+    let amb = s.file(
+        "amb.txt",
+        b"1. Nf3 Nf6\n2. d3 Nc6\n3. Nbd2 Nb8\n4. Nb1 Nc6\n5. Nbd2 Nb8\n6. Nb1 Nc6\n7. Nd2\n",
+    );
+    let r = common::run(&["claim", "--sheet", &amb, "--format", "html"]);
+    let got = render(&chrome, "sheets-depends", &r.stdout);
+    assert!(
+        got.dom.contains("The verdict depends on the reading."),
+        "{}",
+        got.dom
+    );
+}
+
 /// The kinds whose position the scan page does not draw: game ends the
 /// Laws make by themselves, which the record agrees with.
 const AUTOMATIC_ENDS: [&str; 7] = [
@@ -463,6 +504,7 @@ verify_claim_tests_main! {
     claim_report_coordinates_are_readable_on_a4,
     claim_reports_render: [CHROMIUM],
     claim_report_escapes_tag_values: [CHROMIUM],
+    sheet_claim_report_renders: [CHROMIUM],
     scan_report_renders: [CHROMIUM],
     scan_report_says_what_it_left_out,
     scan_report_prints_an_archives_errors_in_a_few_pages: [CHROMIUM, SHARED],

@@ -120,6 +120,29 @@ pub fn decide(record: Record<'_>, opts: &ClaimOptions) -> Result<String, Error> 
     Ok(report.to_json().to_string())
 }
 
+/// `verify-claim reconstruct --format json`.
+pub fn reconstruct(
+    sheets: &[verify_claim::Sheet],
+    opts: &verify_claim::ReconstructOptions,
+) -> Result<String, Error> {
+    Ok(verify_claim::reconstruct(sheets, opts)
+        .map_err(unflagged)?
+        .to_json()
+        .to_string())
+}
+
+/// `verify-claim claim --sheet ... --format json`.
+pub fn decide_sheets(
+    sheets: &[verify_claim::Sheet],
+    read: &verify_claim::ReconstructOptions,
+    opts: &ClaimOptions,
+) -> Result<String, Error> {
+    Ok(verify_claim::decide_sheets(sheets, read, opts)
+        .map_err(unflagged)?
+        .to_json()
+        .to_string())
+}
+
 /// `verify-claim check-position --format json`.
 pub fn check_position(fen: &str, opts: &PositionOptions) -> Result<String, Error> {
     Ok(verify_claim::check_position(fen, opts)

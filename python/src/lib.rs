@@ -93,6 +93,101 @@ fn decide(
     result.map_err(|e| to_py(py, e))
 }
 
+/// `verify-claim reconstruct --format json` on in-memory sheets
+/// (`(name, bytes)` each).
+#[pyfunction]
+#[pyo3(signature = (sheets, *, notation="auto", candidates=5, game_type="auto",
+    column_rules="standard"))]
+fn reconstruct(
+    py: Python<'_>,
+    sheets: Vec<(String, Vec<u8>)>,
+    notation: &str,
+    candidates: usize,
+    game_type: &str,
+    column_rules: &str,
+) -> PyResult<String> {
+    let opts = sheet_options(notation, candidates, game_type, column_rules)
+        .map_err(|e| to_py(py, e))?;
+    py.detach(|| engine::reconstruct(&sheet_list(sheets), &opts))
+        .map_err(|e| to_py(py, e))
+}
+
+/// `verify-claim claim --sheet ... --format json`.
+#[pyfunction]
+#[pyo3(signature = (sheets, *, notation="auto", candidates=5, r#move=None, after=None,
+    ply=None, claim="any", claimant=None, rules="auto", game_type="auto",
+    column_rules="standard", dead_search="full"))]
+#[allow(clippy::too_many_arguments)]
+fn decide_sheets(
+    py: Python<'_>,
+    sheets: Vec<(String, Vec<u8>)>,
+    notation: &str,
+    candidates: usize,
+    r#move: Option<String>,
+    after: Option<String>,
+    ply: Option<usize>,
+    claim: &str,
+    claimant: Option<&str>,
+    rules: &str,
+    game_type: &str,
+    column_rules: &str,
+    dead_search: &str,
+) -> PyResult<String> {
+    let read = sheet_options(notation, candidates, game_type, column_rules)
+        .map_err(|e| to_py(py, e))?;
+    let opts = options::claim_options(options::ClaimArgs {
+        written: r#move,
+        after,
+        ply,
+        game: None,
+        claim,
+        claimant,
+        rules,
+        game_type,
+        column_rules,
+        encoding: "auto",
+        dead_search,
+    })
+    .map_err(|e| to_py(py, e))?;
+    py.detach(|| engine::decide_sheets(&sheet_list(sheets), &read, &opts))
+        .map_err(|e| to_py(py, e))
+}
+
+fn sheet_list(sheets: Vec<(String, Vec<u8>)>) -> Vec<verify_claim::Sheet> {
+    sheets
+        .into_iter()
+        .map(|(name, text)| verify_claim::Sheet { name, text })
+        .collect()
+}
+
+fn sheet_options(
+    notation: &str,
+    candidates: usize,
+    game_type: &str,
+    column_rules: &str,
+) -> Result<verify_claim::ReconstructOptions, Error> {
+    if candidates == 0 {
+        return Err(Error::Usage("candidates: at least 1".to_owned()));
+    }
+    const CODES: [&str; 14] = [
+        "auto", "en", "ru", "de", "fr", "es", "it", "nl", "pl", "cs", "hu", "sv", "figurine",
+        "draughts",
+    ];
+    if !CODES.contains(&notation) {
+        return Err(Error::Usage(format!(
+            "notation: {notation:?} is not one of {}",
+            CODES.join(", ")
+        )));
+    }
+    Ok(verify_claim::ReconstructOptions {
+        notation: Some(notation.to_owned()),
+        candidates,
+        game_type: options::game_type(game_type, true)?,
+        column_rules: options::column_rules(column_rules)?,
+        ..verify_claim::ReconstructOptions::default()
+    })
+}
+
 #[pyfunction]
 #[pyo3(signature = (fen, *, side=None, dead_search="full", game_type="chess",
     column_rules="standard"))]
@@ -330,6 +425,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", verify_claim::VERSION)?;
     m.add_function(wrap_pyfunction!(decide, m)?)?;
     m.add_function(wrap_pyfunction!(check_position, m)?)?;
+    m.add_function(wrap_pyfunction!(reconstruct, m)?)?;
+    m.add_function(wrap_pyfunction!(decide_sheets, m)?)?;
     m.add_function(wrap_pyfunction!(scan_paths, m)?)?;
     m.add_function(wrap_pyfunction!(scan_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(scan_file, m)?)?;

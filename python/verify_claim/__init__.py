@@ -35,6 +35,8 @@ __all__ = [
     "scan_text",
     "scan_arrow",
     "check_position",
+    "reconstruct",
+    "decide_sheets",
     "InputError",
     "Scan",
     "__version__",
@@ -130,6 +132,53 @@ def check_position(fen: str, **options: Any) -> Dict[str, Any]:
     if not isinstance(fen, str):
         raise TypeError(f"fen: expected str, not {type(fen).__name__}")
     return _json(_native.check_position(fen, **options))
+
+
+SheetArg = Union[PathArg, bytes, Tuple[str, Text]]
+
+
+def _sheets(sheets: Any) -> List[Tuple[str, bytes]]:
+    """Each sheet as (name, bytes): a path is read; bytes are named
+    ``sheet1``, ``sheet2``; a ``(name, text)`` pair is taken as it is."""
+    if isinstance(sheets, (str, os.PathLike, bytes, bytearray, memoryview, tuple)):
+        raise TypeError("sheets: expected a list of one or two sheets")
+    out = []
+    for i, s in enumerate(sheets, 1):
+        if isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str):
+            out.append((s[0], _bytes(s[1])))
+        elif isinstance(s, (bytes, bytearray, memoryview)):
+            out.append((f"sheet{i}", bytes(s)))
+        else:
+            path = _path(s, "sheets: item")
+            with open(path, "rb") as fh:
+                out.append((path, fh.read()))
+    return out
+
+
+def reconstruct(sheets: Any, **options: Any) -> Dict[str, Any]:
+    """The game one or two handwritten scoresheets record, read through
+    their slips; the object of ``verify-claim reconstruct --format json``.
+
+    :param sheets: one or two sheets (the players' records of one game):
+        each a path, ``bytes``, or a ``(name, text)`` pair.
+    :param notation: ``"auto"`` (each sheet's own) or a code of Appendix
+        C's table: ``en ru de fr es it nl pl cs hu sv figurine``.
+    :param candidates: how many readings, best first (default 5).
+    :param game_type: ``"auto"``, ``"chess"`` or ``"column-draughts"``.
+    :param column_rules: ``"standard"`` or ``"rejump"``.
+    :raises InputError: a sheet cannot be read (placed), or no game
+        explains it.
+    """
+    return _json(_native.reconstruct(_sheets(sheets), **options))
+
+
+def decide_sheets(sheets: Any, **options: Any) -> Dict[str, Any]:
+    """A draw claim decided on the reading of the scoresheets; the object
+    of ``verify-claim claim --sheet ... --format json`` (the claim's, with
+    ``reading`` and ``depends_on_reading``). Keywords: those of
+    :func:`reconstruct` and of :func:`decide` (but ``game`` and
+    ``encoding``)."""
+    return _json(_native.decide_sheets(_sheets(sheets), **options))
 
 
 class Scan(Iterator[Dict[str, Any]]):

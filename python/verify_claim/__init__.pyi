@@ -1,5 +1,5 @@
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, TypedDict, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
 
 from ._errors import InputError as InputError
 
@@ -102,6 +102,47 @@ class ClaimResult(_ClaimClocks):
     encoding: str
     not_checked: List[str]
 
+class Repair(TypedDict):
+    """A box not read as written."""
+    ply: int
+    sheet: int
+    written: str
+    read: str
+
+class Discrepancy(TypedDict):
+    """A ply where the two sheets say different moves."""
+    ply: int
+    sheet1: str
+    sheet2: str
+
+class Reading(TypedDict):
+    moves: List[str]
+    repairs: List[Repair]
+    cost: int
+
+class SearchInfo(TypedDict):
+    states: int
+    cut: bool
+
+class Reconstruction(TypedDict):
+    """``verify-claim reconstruct --format json``."""
+    game_type: GameType
+    notation: List[str]
+    readings: List[Reading]
+    discrepancies: List[Discrepancy]
+    clear: bool
+    search: SearchInfo
+
+class SheetReading(TypedDict):
+    repairs: List[Repair]
+    discrepancies: List[Discrepancy]
+    alternatives: int
+
+class SheetClaimResult(ClaimResult):
+    """``verify-claim claim --sheet ... --format json``."""
+    reading: SheetReading
+    depends_on_reading: bool
+
 class PositionResult(DeadCheck):
     """``verify-claim check-position --format json``."""
     fen: str
@@ -166,6 +207,32 @@ def decide_text(
     encoding: Encoding = ...,
     dead_search: DeadSearch = ...,
 ) -> ClaimResult: ...
+SheetArg = Union[PathArg, bytes, Tuple[str, Union[str, bytes]]]
+Notation = Literal["auto", "en", "ru", "de", "fr", "es", "it", "nl", "pl", "cs", "hu", "sv", "figurine"]
+
+def reconstruct(
+    sheets: List[SheetArg],
+    *,
+    notation: Notation = ...,
+    candidates: int = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+) -> Reconstruction: ...
+def decide_sheets(
+    sheets: List[SheetArg],
+    *,
+    notation: Notation = ...,
+    candidates: int = ...,
+    move: Optional[str] = ...,
+    after: Optional[str] = ...,
+    ply: Optional[int] = ...,
+    claim: ClaimName = ...,
+    claimant: Optional[SideName] = ...,
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    dead_search: DeadSearch = ...,
+) -> SheetClaimResult: ...
 def check_position(
     fen: str,
     *,

@@ -35,7 +35,14 @@ pub enum ClaimFormat {
 )]
 pub struct ClaimArgs {
     /// The record (PGN, or PDN for column draughts); `-` for standard input.
-    pub file: String,
+    #[arg(required_unless_present = "sheet", conflicts_with = "sheet")]
+    pub file: Option<String>,
+    /// A scoresheet (instead of a record): the claim is decided on the game
+    /// read from it; twice for both players' sheets.
+    #[arg(long, value_name = "SHEET", action = clap::ArgAction::Append)]
+    pub sheet: Vec<String>,
+    #[command(flatten)]
+    pub sheet_read: super::sheet::SheetReadArgs,
     /// The move the claimant wrote on the scoresheet and has not played (SAN,
     /// `g1-f3`, `0-0`, Russian piece letters).
     #[arg(long = "move", value_name = "MOVE")]
@@ -91,14 +98,14 @@ impl ClaimArgs {
 }
 
 pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
+    let Some(file) = &args.file else {
+        return run_sheets(args);
+    };
     let (mut report, pgn) = if args.format == ClaimFormat::Pgn {
-        let (r, text) = verify_claim::decide_file_pgn(&args.file, &args.options())?;
+        let (r, text) = verify_claim::decide_file_pgn(file, &args.options())?;
         (r, text)
     } else {
-        (
-            verify_claim::decide_file(&args.file, &args.options())?,
-            Vec::new(),
-        )
+        (verify_claim::decide_file(file, &args.options())?, Vec::new())
     };
     report.explain = args.explain;
     let stdout = match args.format {
@@ -111,5 +118,39 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     Ok(Outcome {
         stdout,
         status: if report.verdict.valid { 0 } else { 1 },
+    })
+}
+
+/// `claim --sheet SHEET [--sheet SHEET2]`: the claim on the sheets' reading.
+fn run_sheets(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
+    if args.sheet.len() > 2 {
+        return Err(Diagnostic::new(
+            "verify-claim",
+            None,
+            "--sheet: at most two scoresheets (the claimant's and the opponent's)",
+        ));
+    }
+    let sheets = args
+        .sheet
+        .iter()
+        .map(|s| super::sheet::load(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let read = verify_claim::ReconstructOptions {
+        notation: Some(args.sheet_read.notation.clone()),
+        game_type: args.record.game_type.game_type(),
+        column_rules: args.record.column_rules.rules(),
+        ..verify_claim::ReconstructOptions::default()
+    };
+    let mut claim = verify_claim::decide_sheets(&sheets, &read, &args.options())?;
+    claim.report.explain = args.explain;
+    let stdout = match args.format {
+        ClaimFormat::Text => claim.to_text(),
+        ClaimFormat::Json => format!("{}\n", claim.to_json()),
+        ClaimFormat::Pgn => claim.reconstruction.to_pgn(),
+        ClaimFormat::Html => claim.to_html(),
+    };
+    Ok(Outcome {
+        stdout: stdout.into_bytes(),
+        status: if claim.report.verdict.valid { 0 } else { 1 },
     })
 }

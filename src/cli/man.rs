@@ -109,6 +109,25 @@ const PAGES: &[(&str, Extra)] = &[
         },
     ),
     (
+        "desk",
+        Extra {
+            examples: &[
+                (
+                    "verify-claim desk",
+                    "the arbiter's desk at http://127.0.0.1:8041/desk (the URL is printed)",
+                ),
+                (
+                    "verify-claim desk 0.0.0.0:8041 --token generate",
+                    "reachable from a phone on the same network, with the token in the printed URL",
+                ),
+            ],
+            exit: &[
+                ("0", "stopped by Ctrl-C"),
+                ("2", "bad options, or the address cannot be served"),
+            ],
+        },
+    ),
+    (
         "check-position",
         Extra {
             examples: &[
@@ -164,6 +183,32 @@ const PAGES: &[(&str, Extra)] = &[
             exit: &[
                 ("0", "written"),
                 ("2", "an unknown shell, or output that could not be written"),
+            ],
+        },
+    ),
+    (
+        "reconstruct",
+        Extra {
+            examples: &[
+                (
+                    "verify-claim reconstruct white.txt black.txt",
+                    "the game both players' scoresheets record, through their slips",
+                ),
+                (
+                    "verify-claim reconstruct sheet.txt --format pgn > game.pgn",
+                    "the best reading as PGN, a comment at each repair",
+                ),
+                (
+                    "verify-claim claim --sheet black.txt --sheet white.txt",
+                    "a claim decided on the reading of the sheets",
+                ),
+            ],
+            exit: &[
+                ("0", "a reading was made"),
+                (
+                    "2",
+                    "no game explains the sheets, or a bad sheet, option or file, or output that could not be written",
+                ),
             ],
         },
     ),

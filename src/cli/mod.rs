@@ -1,15 +1,17 @@
 //! The command line: clap subcommands over the library's front door.
 //!
-//! `verify-claim claim | scan | watch | check-position | perft | completions | man`;
+//! `verify-claim claim | scan | watch | desk | check-position | perft | completions | man`;
 //! a first argument that is not a subcommand is a claim
 //! (`verify-claim game.pgn --move Nf3`). Each subcommand's options and glue
 //! live in its own file; no rule is decided here.
 
 mod args;
 mod claim;
+mod desk;
 mod man;
 mod position;
 mod scan;
+mod sheet;
 mod tools;
 mod watch;
 
@@ -55,6 +57,9 @@ pub struct Cli {
 pub enum Command {
     /// Decide a draw claim from a recorded game (the default subcommand).
     Claim(claim::ClaimArgs),
+    /// Read one or two handwritten scoresheets (any notation of Appendix C)
+    /// and reconstruct the game through their slips.
+    Reconstruct(sheet::ReconstructArgs),
     /// Scan archives for claimable draws, automatic draws and results the
     /// Laws contradict.
     Scan(scan::ScanArgs),
@@ -62,6 +67,9 @@ pub enum Command {
     /// a game, a claim becomes available, a move is illegal, a result is
     /// entered.
     Watch(watch::WatchArgs),
+    /// The arbiter's desk in a browser: type the scoresheets, click the
+    /// claim point, get the verdict and the appeal report.
+    Desk(desk::DeskArgs),
     /// Can either side still checkmate? Dead positions (5.2.2) and
     /// unwinnable flag falls (6.9).
     CheckPosition(position::CheckPositionArgs),
@@ -76,8 +84,10 @@ pub enum Command {
 /// The names a first argument is taken as a subcommand by.
 const SUBCOMMANDS: &[&str] = &[
     "claim",
+    "reconstruct",
     "scan",
     "watch",
+    "desk",
     "check-position",
     "perft",
     "completions",
@@ -144,8 +154,10 @@ pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
     };
     match cli.command {
         Command::Claim(a) => claim::run(&a),
+        Command::Reconstruct(a) => sheet::run(&a),
         Command::Scan(a) => scan::run(a),
         Command::Watch(a) => watch::run(&a),
+        Command::Desk(a) => desk::run(&a),
         Command::CheckPosition(a) => position::run(&a),
         Command::Perft(a) => tools::perft(&a),
         Command::Completions(a) => Ok(Outcome::print(tools::completions(a.shell))),

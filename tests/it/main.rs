@@ -19,4 +19,5 @@ mod paths;
 mod reader_hostile;
 mod reader_input;
 mod scan_api;
+mod sheet_cli;
 mod zst_frames;

@@ -217,3 +217,42 @@ pub fn http_head(data: &[u8]) {
         }
     }
 }
+
+/// The scoresheet reader and the reconstruction (issue 41): any bytes as
+/// one sheet, and split at the first NUL-free `\n---\n` as two; every error
+/// placed (but the notation option's), and a reading bounded (a small beam,
+/// so that a fuzzer's run is not spent in the search).
+pub fn sheet(data: &[u8]) {
+    let opts = crate::ReconstructOptions {
+        beam: 8,
+        candidates: 2,
+        ..Default::default()
+    };
+    let split = data.windows(5).position(|w| w == b"\n---\n");
+    let sheets: Vec<crate::Sheet> = match split {
+        Some(i) => vec![
+            crate::Sheet {
+                name: "a".into(),
+                text: data[..i].to_vec(),
+            },
+            crate::Sheet {
+                name: "b".into(),
+                text: data[i + 5..].to_vec(),
+            },
+        ],
+        None => vec![crate::Sheet {
+            name: "a".into(),
+            text: data.to_vec(),
+        }],
+    };
+    match crate::reconstruct(&sheets, &opts) {
+        Ok(r) => {
+            assert!(!r.readings.is_empty(), "a reconstruction without a reading");
+            let _ = (r.to_json(), r.to_text(), r.to_pgn());
+        }
+        Err(d) => assert!(
+            d.place.is_some(),
+            "an error about a sheet without a place: {d}"
+        ),
+    }
+}

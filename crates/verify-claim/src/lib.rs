@@ -173,9 +173,15 @@ pub use report::scan::{FindingLine, ScanFormat, printer};
 pub use scan::{
     ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
+pub use sheet::{
+    Discrepancy, Reading, ReconstructOptions, Reconstruction, Repair, Sheet, SheetClaim,
+    decide_sheets, reconstruct,
+};
 
 #[doc(hidden)]
 pub mod claims;
+#[doc(hidden)]
+pub mod desk;
 mod diag;
 #[doc(hidden)]
 pub mod game;
@@ -188,6 +194,8 @@ mod record;
 #[doc(hidden)]
 pub mod report;
 mod scan;
+#[doc(hidden)]
+pub mod sheet;
 #[doc(hidden)]
 pub mod watch;
 

@@ -57,3 +57,8 @@ fn check_position() {
 fn http_head() {
     replay("http_head", entries::http_head);
 }
+
+#[test]
+fn sheet() {
+    replay("sheet", entries::sheet);
+}

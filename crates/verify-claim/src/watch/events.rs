@@ -118,6 +118,12 @@ impl Board {
         }
     }
 
+    /// The record as followed, as PGN (the desk opens it from the live
+    /// board).
+    pub fn record(&self) -> String {
+        crate::desk::record::pgn(&self.id, self.setup.as_deref(), &self.moves)
+    }
+
     /// The board's state in a few words, for the live view.
     pub fn state(&self) -> String {
         if let Some(e) = &self.error {

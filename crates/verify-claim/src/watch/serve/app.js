@@ -72,6 +72,11 @@
     if (L.twice.length) a.appendChild(el("div", "meta twice", "Stood twice: " + L.twice.map((t) => "after " + t.after).join(", ")));
     a.appendChild(el("div", "moves", L.last_moves.join(" ")));
     a.appendChild(el("div", "meta state", d.state));
+    // The arbiter's desk with this game's record loaded (issue 43).
+    const desk = el("a", "desk", "Decide a claim on board " + d.board);
+    desk.href = "/desk" + q({ game: d.id });
+    desk.target = "_blank";
+    a.appendChild(desk);
     for (const e of b.events.slice(-6)) {
       const cls = "ev" + (isAlert(e) ? " alert" : "") + (WARN.has(e.kind) ? " warn" : "") + (isAlert(e) && !seen.has(ek(e)) ? " new" : "");
       const p = el("div", cls, "ply " + e.ply + ": " + e.message);

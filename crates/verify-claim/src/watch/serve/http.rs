@@ -40,6 +40,8 @@ pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 pub enum Method {
     Get,
     Head,
+    /// The desk's API (`crate::desk`); the live board answers it 405.
+    Post,
     Other,
 }
 
@@ -49,6 +51,8 @@ pub struct Request {
     /// The request target: path and query.
     pub target: String,
     headers: Vec<(String, String)>,
+    /// The bytes read past the head: the start of a body, if any.
+    pub rest: Vec<u8>,
     pub stream: TcpStream,
     /// The client's address.
     pub peer: Option<IpAddr>,
@@ -96,6 +100,9 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
         431 => "Request Header Fields Too Large",
         503 => "Service Unavailable",
         _ => "",
@@ -184,11 +191,12 @@ pub fn read(mut stream: TcpStream, slot: &Slot) -> Option<Request> {
     let mut chunk = [0u8; 2048];
     loop {
         match parse(&buf) {
-            Parsed::Done(method, target, headers) => {
+            Parsed::Done(method, target, headers, len) => {
                 return Some(Request {
                     method,
                     target,
                     headers,
+                    rest: buf.get(len..).unwrap_or_default().to_vec(),
                     stream,
                     peer: None,
                 });
@@ -225,14 +233,15 @@ pub fn read(mut stream: TcpStream, slot: &Slot) -> Option<Request> {
 /// target and header count when whole, the status when refused.
 pub fn parse_head(bytes: &[u8]) -> Result<Option<(Method, String, usize)>, u16> {
     match parse(bytes) {
-        Parsed::Done(m, t, h) => Ok(Some((m, t, h.len()))),
+        Parsed::Done(m, t, h, _) => Ok(Some((m, t, h.len()))),
         Parsed::More => Ok(None),
         Parsed::Bad(status) => Err(status),
     }
 }
 
 enum Parsed {
-    Done(Method, String, Vec<(String, String)>),
+    /// The head, and its length in bytes.
+    Done(Method, String, Vec<(String, String)>, usize),
     More,
     Bad(u16),
 }
@@ -240,15 +249,16 @@ enum Parsed {
 fn parse(buf: &[u8]) -> Parsed {
     let mut slots = [httparse::EMPTY_HEADER; 64];
     let mut rq = httparse::Request::new(&mut slots);
-    match rq.parse(buf) {
-        Ok(httparse::Status::Complete(_)) => {}
+    let len = match rq.parse(buf) {
+        Ok(httparse::Status::Complete(n)) => n,
         Ok(httparse::Status::Partial) => return Parsed::More,
         Err(httparse::Error::TooManyHeaders) => return Parsed::Bad(431),
         Err(_) => return Parsed::Bad(400),
-    }
+    };
     let method = match rq.method {
         Some("GET") => Method::Get,
         Some("HEAD") => Method::Head,
+        Some("POST") => Method::Post,
         _ => Method::Other,
     };
     let headers = rq
@@ -259,7 +269,7 @@ fn parse(buf: &[u8]) -> Parsed {
             (h.name.to_owned(), value)
         })
         .collect();
-    Parsed::Done(method, rq.path.unwrap_or("/").to_owned(), headers)
+    Parsed::Done(method, rq.path.unwrap_or("/").to_owned(), headers, len)
 }
 
 /// Answers `status` with no body and closes; no request to hand on.
@@ -277,7 +287,7 @@ mod tests {
     #[test]
     fn heads_are_read_or_refused() {
         let ok = parse(b"GET /state?x=1 HTTP/1.1\r\nHost: a\r\nhOsT: b\r\n\r\n");
-        let Parsed::Done(m, t, h) = ok else {
+        let Parsed::Done(m, t, h, _) = ok else {
             panic!("not read")
         };
         assert_eq!((m, t.as_str(), h.len()), (Method::Get, "/state?x=1", 2));
@@ -287,8 +297,8 @@ mod tests {
             Parsed::Bad(400)
         ));
         assert!(matches!(
-            parse(b"POST / HTTP/1.1\r\n\r\n"),
-            Parsed::Done(Method::Other, _, _)
+            parse(b"POST / HTTP/1.1\r\n\r\nbody"),
+            Parsed::Done(Method::Post, _, _, 19)
         ));
         let many = format!("GET / HTTP/1.1\r\n{}\r\n", "A: b\r\n".repeat(65));
         assert!(matches!(parse(many.as_bytes()), Parsed::Bad(431)));

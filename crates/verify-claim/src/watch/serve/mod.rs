@@ -26,6 +26,7 @@ use std::thread::JoinHandle;
 use std::time::SystemTime;
 
 pub use hub::Hub;
+pub use stream::CSP;
 
 use super::Watched;
 use super::events::Event;
@@ -57,6 +58,8 @@ pub struct Server {
     /// link-local ones, which need a zone, left out), loopback last.
     pub urls: Vec<String>,
     pub hub: Arc<Hub>,
+    /// The arbiter's desk (`/desk`), and the live boards' records it opens.
+    pub desk: Arc<crate::desk::Desk>,
     thread: Option<JoinHandle<()>>,
     stop: Arc<AtomicBool>,
 }
@@ -81,9 +84,24 @@ fn generate_token() -> String {
 /// Binds the address; the error says why not, in words for the command
 /// line.
 pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String> {
+    start_as(options, stop, false)
+}
+
+/// The same server for `verify-claim desk`: the desk alone (at `/` and
+/// `/desk`), no boards.
+pub fn start_desk(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String> {
+    start_as(options, stop, true)
+}
+
+fn start_as(options: &Options, stop: Arc<AtomicBool>, desk_only: bool) -> Result<Server, String> {
+    let (what, default) = if desk_only {
+        ("desk", crate::desk::DEFAULT_ADDR)
+    } else {
+        ("--serve", DEFAULT_ADDR)
+    };
     let addr: SocketAddr = options.addr.parse().map_err(|_| {
         format!(
-            "--serve {}: not an address and port such as {DEFAULT_ADDR} or [::1]:8040",
+            "{what} {}: not an address and port such as {default} or [::1]:8040",
             options.addr
         )
     })?;
@@ -102,19 +120,25 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
         t => t.map(str::to_owned),
     };
     if !addr.ip().is_loopback() && token.is_none() {
+        let could = if desk_only {
+            "use the desk"
+        } else {
+            "read the boards"
+        };
         return Err(format!(
-            "--serve {addr}: not a loopback address, so anyone who can reach it could read the boards: add --token TOKEN (or --token generate for a random one, printed in the URL)"
+            "{what} {addr}: not a loopback address, so anyone who can reach it could {could}: add --token TOKEN (or --token generate for a random one, printed in the URL)"
         ));
     }
-    let listener = TcpListener::bind(addr).map_err(|e| format!("--serve {addr}: {e}"))?;
+    let listener = TcpListener::bind(addr).map_err(|e| format!("{what} {addr}: {e}"))?;
     let port = listener.local_addr().map_or(addr.port(), |a| a.port());
+    let path = if desk_only { "desk" } else { "" };
     let urls: Vec<String> = shown_addresses(addr.ip())
         .into_iter()
         .map(|ip| {
             let shown = SocketAddr::new(ip, port);
             match &token {
-                Some(t) => format!("http://{shown}/?token={t}"),
-                None => format!("http://{shown}/"),
+                Some(t) => format!("http://{shown}/{path}?token={t}"),
+                None => format!("http://{shown}/{path}"),
             }
         })
         .collect();
@@ -122,6 +146,7 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
     // This run's id, in every event id: 32 random bits are plenty to tell
     // a restart apart.
     let hub = Arc::new(Hub::new(random_hex()[..8].to_owned()));
+    let desk = Arc::new(crate::desk::Desk::default());
     let cx = Arc::new(stream::Cx {
         hub: Arc::clone(&hub),
         token,
@@ -132,6 +157,8 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
         page: page::html(),
         print: page::print(),
         css: page::css(),
+        desk: Arc::clone(&desk),
+        desk_only,
     });
     let route: http::Route = Arc::new(move |rq| stream::handle(rq, &cx));
     let thread = http::serve(listener, MAX_CONNECTIONS, Arc::clone(&stop), route)
@@ -140,6 +167,7 @@ pub fn start(options: &Options, stop: Arc<AtomicBool>) -> Result<Server, String>
         url,
         urls,
         hub,
+        desk,
         thread: Some(thread),
         stop,
     })
@@ -188,6 +216,7 @@ impl Drop for Server {
 pub struct Serving<'a> {
     inner: &'a mut dyn Sink,
     hub: Arc<Hub>,
+    desk: Arc<crate::desk::Desk>,
     /// Per board id: the version and state last sent.
     sent: HashMap<String, (u64, String)>,
 }
@@ -197,6 +226,7 @@ impl<'a> Serving<'a> {
         Serving {
             inner,
             hub: Arc::clone(&server.hub),
+            desk: Arc::clone(&server.desk),
             sent: HashMap::new(),
         }
     }
@@ -229,6 +259,8 @@ impl Sink for Serving<'_> {
                     continue;
                 }
                 self.sent.insert(id.clone(), (b.version, state.clone()));
+                // The record the desk opens from this board's claim link.
+                self.desk.keep(&id, b.record());
                 let json = serde_json::json!({
                     "id": id,
                     "file": &*w.file,

@@ -26,6 +26,10 @@ pub struct Cx {
     /// The printable snapshot (`/print`).
     pub print: String,
     pub css: String,
+    /// The arbiter's desk (`crate::desk`), and whether it is all that is
+    /// served (`verify-claim desk`).
+    pub desk: Arc<crate::desk::Desk>,
+    pub desk_only: bool,
 }
 
 /// The Content-Security-Policy of every answer: nothing from elsewhere,
@@ -92,6 +96,29 @@ fn allowed(rq: &Request, query: &str, cx: &Cx) -> bool {
 pub fn handle(rq: Request, cx: &Cx) {
     let url = rq.target.clone();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let path = if cx.desk_only && path == "/" {
+        "/desk"
+    } else {
+        path
+    };
+    if let Some(private) = crate::desk::route(path) {
+        if private && !allowed(&rq, query, cx) {
+            return crate::desk::api::error(
+                rq,
+                403,
+                "forbidden: the URL printed at start has the token",
+            );
+        }
+        return crate::desk::handle(rq, path, query, &cx.desk);
+    }
+    if cx.desk_only {
+        return respond(
+            rq,
+            404,
+            "text/plain; charset=utf-8",
+            b"not found\n".to_vec(),
+        );
+    }
     if !matches!(rq.method, Method::Get | Method::Head) {
         return respond(
             rq,
