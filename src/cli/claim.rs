@@ -105,7 +105,10 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
         let (r, text) = verify_claim::decide_file_pgn(file, &args.options())?;
         (r, text)
     } else {
-        (verify_claim::decide_file(file, &args.options())?, Vec::new())
+        (
+            verify_claim::decide_file(file, &args.options())?,
+            Vec::new(),
+        )
     };
     report.explain = args.explain;
     let stdout = match args.format {

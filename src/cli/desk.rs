@@ -37,7 +37,8 @@ pub fn run(args: &DeskArgs) -> Result<Outcome, Diagnostic> {
         addr: args.addr.clone(),
         token: args.token.clone(),
     };
-    let server = verify_claim::watch::serve::start_desk(&options, Arc::clone(&stop)).map_err(fail)?;
+    let server =
+        verify_claim::watch::serve::start_desk(&options, Arc::clone(&stop)).map_err(fail)?;
     let mut out = std::io::stdout().lock();
     // A reader that went away does not stop the desk.
     let _ = writeln!(out, "{}", server.url).and_then(|()| out.flush());
