@@ -2,7 +2,7 @@
 //! are a warning of their own, a result mismatch only when the results
 //! differ, and `--min-severity` chooses what is printed.
 
-mod common;
+use crate::common;
 use common::harness::SHARED;
 use common::run;
 use serde_json::Value;
@@ -110,7 +110,7 @@ fn twic_drawn_endings_with_one_move_more_are_not_errors() {
     assert_eq!(v.iter().filter(|f| f["severity"] == "error").count(), 0);
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     moves_after_a_drawn_ending_are_a_warning,
     min_severity_chooses_what_is_printed,
     twic_drawn_endings_with_one_move_more_are_not_errors: [SHARED],

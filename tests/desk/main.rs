@@ -14,8 +14,7 @@ use serde_json::{Value, json};
 use common::Scratch;
 use common::harness::Need;
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 /// A running `verify-claim desk` (or `watch --serve`), stopped when
 /// dropped.
@@ -459,7 +458,7 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     api_answers_equal_the_cli,
     bad_bodies_are_answered_400_or_413_never_500,
     twenty_decisions_at_once_are_all_answered,
