@@ -20,4 +20,5 @@ mod reader_hostile;
 mod reader_input;
 mod scan_api;
 mod sheet_cli;
+mod snapshots;
 mod zst_frames;

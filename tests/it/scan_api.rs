@@ -246,7 +246,7 @@ fn a_panicking_worker_ends_scan_paths_with_an_error_item() {
             Command::new(std::env::current_exe().expect("the test binary"))
                 .args([
                     "--exact",
-                    "a_panicking_worker_ends_scan_paths_with_an_error_item",
+                    "scan_api::a_panicking_worker_ends_scan_paths_with_an_error_item",
                     "--nocapture",
                 ])
                 .env(DEBUG_PANIC, "debug-panic-7f3a"),
