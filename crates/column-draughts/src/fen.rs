@@ -47,6 +47,18 @@ pub fn write(pos: &Position) -> String {
 }
 
 /// Reads a position; errors say what is wrong.
+/// The piece a stack letter stands for (`w`, `W`, `b`, `B`).
+fn piece_of(c: char) -> Option<Piece> {
+    let (side, king) = match c {
+        'w' => (Side::White, false),
+        'W' => (Side::White, true),
+        'b' => (Side::Black, false),
+        'B' => (Side::Black, true),
+        _ => return None,
+    };
+    Some(Piece { side, king })
+}
+
 pub fn parse(text: &str, rules: Rules) -> Result<Position, String> {
     let bad = |why: &str| {
         format!("bad tower FEN \"{text}\": {why} (expected e.g. W:a1=w,c3=wb,d6=B:0:1)")
@@ -78,25 +90,10 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, String> {
             }
             let mut pieces = Vec::new();
             for c in st.chars() {
-                pieces.push(match c {
-                    'w' => Piece {
-                        side: Side::White,
-                        king: false,
-                    },
-                    'W' => Piece {
-                        side: Side::White,
-                        king: true,
-                    },
-                    'b' => Piece {
-                        side: Side::Black,
-                        king: false,
-                    },
-                    'B' => Piece {
-                        side: Side::Black,
-                        king: true,
-                    },
-                    _ => return Err(bad(&format!("'{c}' in {item} is not w, W, b or B"))),
-                });
+                let Some(p) = piece_of(c) else {
+                    return Err(bad(&format!("'{c}' in {item} is not w, W, b or B")));
+                };
+                pieces.push(p);
             }
             if pieces.is_empty() || pieces.len() > 24 {
                 return Err(bad(&format!("the tower on {sq} must hold 1 to 24 pieces")));
