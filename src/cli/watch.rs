@@ -91,7 +91,7 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     let mut sink: Box<dyn view::Sink> = match (args.format, terminal) {
         (Some(WatchFormat::Jsonl), _) | (None, false) => Box::new(view::Lines::jsonl(out)),
         (Some(WatchFormat::Text), false) => Box::new(view::Lines::log(out)),
-        (_, true) => Box::new(view::Live::new(out, args.quiet)),
+        (_, true) => Box::new(view::Live::new(out, args.quiet, terminal_size)),
     };
     let server = match &args.serve {
         None => None,
@@ -134,4 +134,9 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
         stdout: Vec::new(),
         status: 0,
     })
+}
+
+/// The terminal's columns and rows, for the live view.
+fn terminal_size() -> Option<(usize, usize)> {
+    terminal_size::terminal_size().map(|(w, h)| (usize::from(w.0), usize::from(h.0)))
 }

@@ -352,7 +352,7 @@ fn the_desk_prints_its_url_and_asks_for_the_token() {
         head.contains("Content-Security-Policy: default-src 'none'; script-src 'self';"),
         "{head}"
     );
-    let page_src = std::fs::read_to_string("src/desk/desk.html").unwrap();
+    let page_src = std::fs::read_to_string("crates/verify-claim/src/desk/desk.html").unwrap();
     assert!(!page_src.contains("http:") && !page_src.contains("https:"));
     let (status, _) = get(
         "/api/game?id=x",

@@ -147,13 +147,17 @@ pub struct Live<W: Write> {
     alerts: usize,
     bell: bool,
     last_draw: Option<Instant>,
+    /// The terminal's columns and rows, when known (the binary asks the
+    /// terminal: the library compiles no terminal crate).
+    size: fn() -> Option<(usize, usize)>,
 }
 
 impl<W: Write> Live<W> {
-    pub fn new(out: W, quiet: bool) -> Live<W> {
+    pub fn new(out: W, quiet: bool, size: fn() -> Option<(usize, usize)>) -> Live<W> {
         Live {
             out,
             quiet,
+            size,
             drawn: 0,
             recent: VecDeque::with_capacity(RECENT + 1),
             alerts: 0,
@@ -327,8 +331,7 @@ impl<W: Write> Sink for Live<W> {
         if !changed && !due {
             return Ok(());
         }
-        let (width, height) =
-            terminal_size::terminal_size().map_or((100, 40), |(w, h)| (w.0 as usize, h.0 as usize));
+        let (width, height) = (self.size)().unwrap_or((100, 40));
         let lines = self.frame(files, width.max(20), height.max(10));
         let mut s = String::new();
         if self.drawn > 0 {
