@@ -23,8 +23,8 @@ KindName = Literal[
     "parse-error", "illegal-move", "threefold-claimable", "fifty-move-claimable",
     "unchanged-material-claimable", "fivefold-repetition", "seventy-five-move",
     "insufficient-material", "checkmate", "stalemate", "no-moves", "dead-position",
-    "unwinnable-flag-fall", "unwinnable-resignation", "result-mismatch",
-    "moves-after-end", "early-draw-agreement", "no-moves-recorded",
+    "unwinnable-flag-fall", "unwinnable-resignation", "result-tag-mismatch",
+    "result-mismatch", "moves-after-end", "early-draw-agreement", "no-moves-recorded",
 ]
 
 class Ground(TypedDict):
