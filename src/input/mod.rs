@@ -150,6 +150,11 @@ impl Selected {
 /// (the scan reads games of any length in bounded memory).
 pub const MAX_CLAIM_GAME: usize = 16 << 20;
 pub const MAX_CLAIM_PLIES: usize = 1_000_000;
+/// Claim mode reads no further than this with no game start: an input
+/// that gives none (binary data, `/dev/urandom`) is an error at the start
+/// of that stretch, within seconds, where every game must otherwise be
+/// read to count them.
+pub const MAX_CLAIM_STRETCH: u64 = 64 << 20;
 
 /// Games listed in the "choose one" message, at most.
 const LISTED: usize = 100;
@@ -183,7 +188,9 @@ pub fn select_from<R: Read>(
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
     let name = name.to_owned();
-    let mut chunker = chunks::Chunker::new(reader).max_game(MAX_CLAIM_GAME);
+    let mut chunker = chunks::Chunker::new(reader)
+        .max_game(MAX_CLAIM_GAME)
+        .max_stretch(MAX_CLAIM_STRETCH);
     let mut base = START;
     let mut total = 0;
     let mut first: Option<Selected> = None;
@@ -195,11 +202,14 @@ pub fn select_from<R: Read>(
             Ok(Some(c)) => c,
             Ok(None) => break,
             Err(e) => {
-                return Err(Diagnostic::new(
-                    &name,
-                    Some(base),
-                    format!("cannot read: {e}"),
-                ));
+                // A stretch with no game start is no read error: said as it is.
+                let no_start = e.get_ref().is_some_and(|x| x.is::<chunks::NoGameStart>());
+                let message = if no_start {
+                    e.to_string()
+                } else {
+                    format!("cannot read: {e}")
+                };
+                return Err(Diagnostic::new(&name, Some(base), message));
             }
         };
         if let Some(skipped) = chunk.too_large {
