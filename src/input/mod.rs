@@ -168,10 +168,45 @@ pub fn select(
     encoding: Encoding,
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
-    let name = if path == "-" { "<stdin>" } else { path };
+    select_path(std::path::Path::new(path), encoding, wanted, None)
+}
+
+/// [`select`] for any path (a name that is not UTF-8 is shown with `\xHH`,
+/// as [`walk::display_name`] shows it); reading stops, as a read error,
+/// once `stop` is set (the Python binding's Ctrl-C).
+pub fn select_path(
+    path: &std::path::Path,
+    encoding: Encoding,
+    wanted: Option<usize>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Selected, Diagnostic> {
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        walk::display_name(path)
+    };
     let reader =
-        open::open(path).map_err(|e| Diagnostic::new(name, None, format!("cannot read: {e}")))?;
-    select_from(name, reader, encoding, wanted)
+        open::open(path).map_err(|e| Diagnostic::new(&name, None, format!("cannot read: {e}")))?;
+    select_from(&name, Stoppable { inner: reader, stop }, encoding, wanted)
+}
+
+/// A reader that fails once `stop` is set.
+struct Stoppable<'a, R> {
+    inner: R,
+    stop: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl<R: Read> Read for Stoppable<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            // Not `Interrupted`, which readers retry.
+            return Err(std::io::Error::other("stopped"));
+        }
+        self.inner.read(buf)
+    }
 }
 
 /// [`select`] from any reader of a record's bytes, named `name` in
