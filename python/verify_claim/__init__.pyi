@@ -6,7 +6,7 @@ from ._errors import InputError as InputError
 __version__: str
 TEXT_NAME: str
 
-PathArg = Union[str, os.PathLike[str]]
+PathArg = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
 Paths = Union[PathArg, Iterable[PathArg]]
 Text = Union[str, bytes, bytearray, memoryview]
 

@@ -187,7 +187,15 @@ pub fn select_path(
     };
     let reader =
         open::open(path).map_err(|e| Diagnostic::new(&name, None, format!("cannot read: {e}")))?;
-    select_from(&name, Stoppable { inner: reader, stop }, encoding, wanted)
+    select_from(
+        &name,
+        Stoppable {
+            inner: reader,
+            stop,
+        },
+        encoding,
+        wanted,
+    )
 }
 
 /// A reader that fails once `stop` is set.
