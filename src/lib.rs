@@ -154,8 +154,9 @@ mod api;
 
 pub use api::{
     ClaimOptions, DeadSearch, Findings, InputFile, LiveFile, PositionCheck, PositionOptions,
-    ScanItem, ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files,
-    scan, scan_bytes, scan_frames, scan_paths, scan_range, scan_reader, scan_to,
+    ScanItem, ScanSettings, Stop, check_position, decide, decide_file, decide_file_pgn,
+    decide_path, input_files, scan, scan_bytes, scan_frames, scan_paths, scan_range, scan_reader,
+    scan_to,
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};

@@ -6,7 +6,7 @@ from ._errors import InputError as InputError
 __version__: str
 TEXT_NAME: str
 
-PathArg = Union[str, os.PathLike[str]]
+PathArg = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
 Paths = Union[PathArg, Iterable[PathArg]]
 Text = Union[str, bytes, bytearray, memoryview]
 
@@ -23,8 +23,8 @@ KindName = Literal[
     "parse-error", "illegal-move", "threefold-claimable", "fifty-move-claimable",
     "unchanged-material-claimable", "fivefold-repetition", "seventy-five-move",
     "insufficient-material", "checkmate", "stalemate", "no-moves", "dead-position",
-    "unwinnable-flag-fall", "unwinnable-resignation", "result-mismatch",
-    "moves-after-end", "early-draw-agreement", "no-moves-recorded",
+    "unwinnable-flag-fall", "unwinnable-resignation", "result-tag-mismatch",
+    "result-mismatch", "moves-after-end", "early-draw-agreement", "no-moves-recorded",
 ]
 
 class Ground(TypedDict):

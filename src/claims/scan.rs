@@ -52,6 +52,10 @@ pub enum Kind {
     UnwinnableFlagFall,
     /// A resignation recorded where the opponent cannot mate.
     UnwinnableResignation,
+    /// The Result tag and the movetext's termination marker disagree: the
+    /// record states two results (`expected` is the Laws' result where
+    /// they ended the game, else none).
+    ResultTagMismatch,
     /// The recorded result is not the one the Laws give.
     ResultMismatch,
     /// Moves recorded after the game had ended.
@@ -83,6 +87,7 @@ impl Kind {
             Kind::UnwinnableFlagFall => "unwinnable-flag-fall",
             Kind::UnwinnableResignation => "unwinnable-resignation",
             Kind::ResultMismatch => "result-mismatch",
+            Kind::ResultTagMismatch => "result-tag-mismatch",
             Kind::MovesAfterEnd => "moves-after-end",
             Kind::EarlyDrawAgreement => "early-draw-agreement",
             Kind::NoMovesRecorded => "no-moves-recorded",
@@ -92,7 +97,10 @@ impl Kind {
     /// How much a finding of this kind matters.
     pub fn severity(self) -> Severity {
         match self {
-            Kind::ResultMismatch | Kind::IllegalMove | Kind::ParseError => Severity::Error,
+            Kind::ResultMismatch
+            | Kind::ResultTagMismatch
+            | Kind::IllegalMove
+            | Kind::ParseError => Severity::Error,
             Kind::EarlyDrawAgreement | Kind::MovesAfterEnd | Kind::NoMovesRecorded => {
                 Severity::Warning
             }
@@ -137,7 +145,9 @@ pub struct Finding {
     /// The move to write for a claim with a written move.
     pub mv: Option<String>,
     pub message: String,
-    /// For result-mismatch: the result recorded and the one the rules give.
+    /// For the result findings: the result recorded and the one the rules
+    /// give (none where the rules give none: a Result tag against its
+    /// marker in a game the rules did not end).
     pub recorded: Option<String>,
     pub expected: Option<String>,
 }
@@ -491,6 +501,52 @@ mod tests {
             !claims.is_empty() && claims.iter().all(|&p| p < end),
             "{claims:?} vs {end}"
         );
+    }
+
+    /// (kind, recorded, expected) of every finding.
+    fn results(pgn: &str) -> Vec<(Kind, Option<String>, Option<String>)> {
+        let mut reader = Reader::new(pgn.as_bytes(), Encoding::Utf8);
+        let Some(Ok(record)) = reader.next_game() else {
+            panic!("the test record does not read");
+        };
+        scan_record(&record, &ScanOptions::default())
+            .into_iter()
+            .map(|f| (f.kind, f.recorded, f.expected))
+            .collect()
+    }
+
+    #[test]
+    fn expected_is_the_laws_result_never_the_marker() {
+        let s = |x: &str| Some(x.to_owned());
+        // Issue 40.1: Black mated; the tag says 0-1, the marker 1-0. The
+        // Laws give 0-1; the tag against its marker is its own finding.
+        for marker in ["1-0", "1/2-1/2", "*"] {
+            let pgn = format!("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# {marker}\n");
+            assert_eq!(
+                results(&pgn),
+                vec![
+                    (Kind::Checkmate, None, None),
+                    (Kind::ResultTagMismatch, s("0-1"), s("0-1")),
+                ],
+                "{marker}"
+            );
+        }
+        // The tag is the wrong one: both findings, each giving the Laws' 0-1.
+        assert_eq!(
+            results("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"),
+            vec![
+                (Kind::Checkmate, None, None),
+                (Kind::ResultTagMismatch, s("1-0"), s("0-1")),
+                (Kind::ResultMismatch, s("1-0"), s("0-1")),
+            ]
+        );
+        // A game the Laws did not end: no expected result at all.
+        assert_eq!(
+            results("[Result \"1-0\"]\n\n1. d4 d5 0-1\n"),
+            vec![(Kind::ResultTagMismatch, s("1-0"), None)]
+        );
+        assert_eq!(Kind::ResultTagMismatch.name(), "result-tag-mismatch");
+        assert_eq!(Kind::ResultTagMismatch.severity(), Severity::Error);
     }
 
     #[test]

@@ -67,6 +67,9 @@ impl Order {
                 self.print(work, sink).map_err(writing)?;
                 let (done, total) = progress();
                 sink.progress(done, total);
+                if sink.abandoned() {
+                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                }
             }
         }
     }

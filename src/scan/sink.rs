@@ -116,6 +116,14 @@ pub trait Sink {
         let _ = text;
         Ok(())
     }
+    /// Whether whoever takes the results is gone (the library's iterator
+    /// was dropped, or told to stop): the scan then stops as after an
+    /// output error (a closed pipe), within the task its workers are on.
+    /// Asked after each task.
+    fn abandoned(&self) -> bool {
+        false
+    }
+
     /// Bytes read so far of `total` (0: unknown), after each task.
     fn progress(&mut self, done: u64, total: u64) {
         let _ = (done, total);
@@ -150,6 +158,9 @@ macro_rules! forward_sink {
             }
             fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
                 (**self).chunk_text(text)
+            }
+            fn abandoned(&self) -> bool {
+                (**self).abandoned()
             }
             fn progress(&mut self, done: u64, total: u64) {
                 (**self).progress(done, total)
