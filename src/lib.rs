@@ -170,7 +170,7 @@ pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::scan::{FindingLine, ScanFormat, printer};
 pub use scan::{
-    ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
+    ChunkHook, DEBUG_PANIC, GameLine, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
 
 mod claims;

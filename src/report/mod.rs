@@ -8,6 +8,7 @@
 //!   ([`svg`], positions from [`diagrams`]); [`html_scan`] for archives.
 
 pub mod diagrams;
+pub mod games;
 pub mod html;
 pub mod html_scan;
 pub mod json;
