@@ -8,6 +8,7 @@
 
 mod batches;
 mod engine;
+mod games;
 mod options;
 
 use std::sync::Arc;
@@ -338,6 +339,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_array, m)?)?;
     m.add_function(wrap_pyfunction!(finding_schema, m)?)?;
     m.add_function(wrap_pyfunction!(expand, m)?)?;
+    m.add_function(wrap_pyfunction!(games::scan_games_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(games::scan_games_task, m)?)?;
+    m.add_function(wrap_pyfunction!(games::game_schema, m)?)?;
+    m.add_class::<games::GameScan>()?;
     m.add_class::<Scan>()?;
     m.add_class::<Settings>()?;
     Ok(())
