@@ -302,7 +302,13 @@ impl verify_claim::Sink for Sink {
 /// Runs the per-game scan of `what`, blocking until it is over: batches of
 /// rows (`task`: Spark's, with its columns) and, when `progress`, the
 /// bytes read, then one `Done`.
-fn scan(what: What, settings: &ScanSettings, task: Option<i64>, progress: bool, tx: SyncSender<Msg>) {
+fn scan(
+    what: What,
+    settings: &ScanSettings,
+    task: Option<i64>,
+    progress: bool,
+    tx: SyncSender<Msg>,
+) {
     let source = match what {
         What::Paths(paths) => Source::Paths(paths.into_iter().map(Into::into).collect()),
         What::Bytes { name, data } => Source::Reader {
@@ -393,7 +399,12 @@ impl GameScan {
     }
 }
 
-fn spawn(what: What, settings: ScanSettings, task: Option<i64>, progress: Option<Py<PyAny>>) -> GameScan {
+fn spawn(
+    what: What,
+    settings: ScanSettings,
+    task: Option<i64>,
+    progress: Option<Py<PyAny>>,
+) -> GameScan {
     let (tx, rx) = sync_channel(IN_FLIGHT);
     let report = progress.is_some();
     std::thread::spawn(move || scan(what, &settings, task, report, tx));
@@ -407,7 +418,11 @@ fn spawn(what: What, settings: ScanSettings, task: Option<i64>, progress: Option
 /// `scan_games`: files and directories, walked as `scan` walks them.
 #[pyfunction]
 #[pyo3(signature = (paths, settings, progress=None))]
-pub fn scan_games_paths(paths: Vec<String>, settings: &Settings, progress: Option<Py<PyAny>>) -> GameScan {
+pub fn scan_games_paths(
+    paths: Vec<String>,
+    settings: &Settings,
+    progress: Option<Py<PyAny>>,
+) -> GameScan {
     spawn(What::Paths(paths), settings.0, None, progress)
 }
 
@@ -425,7 +440,11 @@ pub fn scan_games_task(
 ) -> PyResult<GameScan> {
     let what = match piece {
         "file" => What::File(path),
-        "range" => What::Range { path, start: first, end },
+        "range" => What::Range {
+            path,
+            start: first,
+            end,
+        },
         "frames" => What::Frames { path, first, end },
         other => {
             let m = format!("scan_games_task: no piece {other:?}");

@@ -87,7 +87,7 @@ def test_duckdb_and_polars_read_it_directly(libs, cli, inputs):
     got = duckdb.sql(
         "select count(*), count(first_threefold_claimable_ply), count(error), "
         "sum(findings) from reader"
-    ).fetchone()
+    ).fetchall()[0]
     assert got == (
         len(want),
         sum(r["first_threefold_claimable_ply"] is not None for r in want),
@@ -150,7 +150,7 @@ def test_progress_is_told_and_ends_at_the_total(libs, tmp_path):
     assert len(calls) >= 2, calls
     assert calls[-1] == (size, size)
     assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
-    assert games > 50_000
+    assert games > 20_000
     with pytest.raises(TypeError):
         verify_claim.scan_games(path, progress=3)
     # Nothing is told without progress=, and the reader streams.

@@ -57,8 +57,8 @@ def _run_watched(
     """Runs the Spark ``action`` on a thread of its own (PySpark's
     ``InheritableThread``, which keeps the session's local properties)
     while this thread tells ``progress`` the bytes of the tasks done, as
-    their totals reach the driver's accumulator; the last call is
-    ``(total, total)``."""
+    their totals reach the driver's accumulator: ``(0, total)`` first, then
+    as pieces end, the last call ``(total, total)``."""
     from pyspark import InheritableThread
 
     total = sum(sizes.values())
@@ -70,9 +70,10 @@ def _run_watched(
         except BaseException as e:  # re-raised on the calling thread
             out["error"] = e
 
+    progress(0, total)
     thread = InheritableThread(target=target, daemon=True)
     thread.start()
-    done = -1
+    done = 0
     while thread.is_alive():
         thread.join(0.1)
         now = sum(sizes.get(t, 0) for t in list(totals.value))
