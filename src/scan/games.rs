@@ -88,8 +88,7 @@ pub(crate) struct Draft {
 }
 
 /// The row's tags, in one pass over the record's (the first of a name
-/// counts, as [`GameRecord::tag`] finds it): eleven look-ups were a third
-/// of the table's cost on the benchmark (docs/performance.md).
+/// counts, as [`GameRecord::tag`] finds it), not eleven look-ups.
 fn tags(rec: &GameRecord<'_>, row: &mut GameLine) {
     let mut elo = [None, None];
     for t in &rec.tags {
