@@ -316,6 +316,16 @@ impl<W: Write> Sink for Live<W> {
     }
 }
 
+/// The terminal's width and height (100 × 40 when unknown, or without the
+/// `cli` feature, which brings the crate that asks).
+fn terminal() -> (usize, usize) {
+    #[cfg(feature = "cli")]
+    if let Some((w, h)) = terminal_size::terminal_size() {
+        return (w.0 as usize, h.0 as usize);
+    }
+    (100, 40)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,14 +341,4 @@ mod tests {
             ["x".repeat(10), "x".repeat(10), "x".repeat(5)]
         );
     }
-}
-
-/// The terminal's width and height (100 × 40 when unknown, or without the
-/// `cli` feature, which brings the crate that asks).
-fn terminal() -> (usize, usize) {
-    #[cfg(feature = "cli")]
-    if let Some((w, h)) = terminal_size::terminal_size() {
-        return (w.0 as usize, h.0 as usize);
-    }
-    (100, 40)
 }
