@@ -149,6 +149,10 @@
 //! the `verify-claim` binary is [`run_command_line`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// Without the `cli` feature (the Python package's build) the parts only the
+// command line reaches (the watch's terminal and server, the printers it
+// alone chooses) are built but not called.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
 mod api;
 
@@ -171,7 +175,7 @@ pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::scan::{FindingLine, ScanFormat, printer};
 pub use scan::{
-    ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
+    ChunkHook, DEBUG_PANIC, GameLine, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
 pub use sheet::{
     Discrepancy, Reading, ReconstructOptions, Reconstruction, Repair, Sheet, SheetClaim,
@@ -179,6 +183,7 @@ pub use sheet::{
 };
 
 mod claims;
+#[cfg(feature = "cli")]
 mod cli;
 mod desk;
 mod diag;
@@ -197,6 +202,7 @@ mod watch;
 /// exit status (0: done, nothing refused; 1: a claim refused or a finding
 /// at the failing severity; 2: bad input or an error; a closed stdout
 /// ends quietly with 0).
+#[cfg(feature = "cli")]
 pub fn run_command_line() -> std::process::ExitCode {
     if let Err(e) = output::stdout_is_open() {
         return exit_code(output::failure_status(&e));
@@ -216,6 +222,7 @@ pub fn run_command_line() -> std::process::ExitCode {
 
 /// A status as the process's exit code (every status the CLI makes is
 /// 0, 1 or 2).
+#[cfg(feature = "cli")]
 fn exit_code(status: i32) -> std::process::ExitCode {
     u8::try_from(status).map_or(
         std::process::ExitCode::FAILURE,

@@ -89,7 +89,7 @@ pub fn unflag(message: &str) -> String {
     out
 }
 
-fn unflagged(d: Diagnostic) -> Error {
+pub(crate) fn unflagged(d: Diagnostic) -> Error {
     match Error::from(d) {
         Error::Input {
             file,

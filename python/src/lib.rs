@@ -8,6 +8,7 @@
 
 mod batches;
 mod engine;
+mod games;
 mod options;
 
 use std::path::PathBuf;
@@ -179,8 +180,8 @@ fn reconstruct(
     game_type: &str,
     column_rules: &str,
 ) -> PyResult<String> {
-    let opts = sheet_options(notation, candidates, game_type, column_rules)
-        .map_err(|e| to_py(py, e))?;
+    let opts =
+        sheet_options(notation, candidates, game_type, column_rules).map_err(|e| to_py(py, e))?;
     py.detach(|| engine::reconstruct(&sheet_list(sheets), &opts))
         .map_err(|e| to_py(py, e))
 }
@@ -206,8 +207,8 @@ fn decide_sheets(
     column_rules: &str,
     dead_search: &str,
 ) -> PyResult<String> {
-    let read = sheet_options(notation, candidates, game_type, column_rules)
-        .map_err(|e| to_py(py, e))?;
+    let read =
+        sheet_options(notation, candidates, game_type, column_rules).map_err(|e| to_py(py, e))?;
     let opts = options::claim_options(options::ClaimArgs {
         written: r#move,
         after,
@@ -525,6 +526,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_array, m)?)?;
     m.add_function(wrap_pyfunction!(finding_schema, m)?)?;
     m.add_function(wrap_pyfunction!(expand, m)?)?;
+    m.add_function(wrap_pyfunction!(games::scan_games_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(games::scan_games_task, m)?)?;
+    m.add_function(wrap_pyfunction!(games::game_schema, m)?)?;
+    m.add_class::<games::GameScan>()?;
     m.add_class::<Scan>()?;
     m.add_class::<Settings>()?;
     Ok(())

@@ -10,6 +10,8 @@ Paths and records are never guessed from each other:
   ``verify-claim scan --format jsonl``, one per finding, in the same order;
 - :func:`scan_arrow` (paths) streams the same findings as a
   ``pyarrow.RecordBatchReader`` (DuckDB, Polars, pandas take it directly);
+- :func:`scan_games` (paths) streams one row per game instead, the rows of
+  ``verify-claim scan --per-game``, as a ``pyarrow.RecordBatchReader``;
 - :func:`check_position` returns the object of
   ``verify-claim check-position --format json``.
 
@@ -35,6 +37,7 @@ __all__ = [
     "scan",
     "scan_text",
     "scan_arrow",
+    "scan_games",
     "check_position",
     "reconstruct",
     "decide_sheets",
@@ -303,3 +306,6 @@ def scan_arrow(paths: Paths, **options: Any) -> Any:
     settings = _native.Settings(**options)
     native = _native.scan_paths(_paths(paths), settings, True)
     return pa.RecordBatchReader.from_batches(_native.finding_schema(False), native)
+
+
+from ._games import scan_games  # noqa: E402 (needs _paths above)

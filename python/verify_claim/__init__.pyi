@@ -1,5 +1,5 @@
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
 
 from ._errors import InputError as InputError
 
@@ -281,3 +281,18 @@ def scan_arrow(
     follow: bool = ...,
 ) -> Any:
     """A ``pyarrow.RecordBatchReader`` of findings (the JSON-lines columns)."""
+def scan_games(
+    paths: Paths,
+    *,
+    progress: Optional[Callable[[int, int], Any]] = ...,
+    jobs: Optional[int] = ...,
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    encoding: Encoding = ...,
+    dead_search: DeadSearch = ...,
+    min_severity: SeverityName = ...,
+    min_draw_moves: Optional[int] = ...,
+    follow: bool = ...,
+) -> Any:
+    """A ``pyarrow.RecordBatchReader`` of the per-game table (``scan --per-game``)."""

@@ -6,6 +6,7 @@
 use std::io;
 use std::sync::Arc;
 
+use super::GameLine;
 use crate::claims::scan::{Finding, Kind};
 use crate::diag::{Diagnostic, Place};
 use crate::record::Encoding;
@@ -81,6 +82,8 @@ pub struct Needs {
     /// Called by a worker on each chunk it analysed; what it returns goes
     /// to [`Sink::chunk_text`] in input order (the PGN written back).
     pub chunk: Option<Arc<dyn ChunkHook>>,
+    /// Each game's row of the per-game table, to [`Sink::game`].
+    pub games: bool,
 }
 
 /// A sink's per-chunk work, done on the workers (Send + Sync: one for all).
@@ -109,6 +112,12 @@ pub trait Sink {
     /// A path a walk left out, and why.
     fn input_warning(&mut self, file: &str, message: &str) -> io::Result<()> {
         let _ = (file, message);
+        Ok(())
+    }
+    /// One game's row of the per-game table ([`Needs::games`]), every
+    /// game of the input in order, after the game's findings.
+    fn game(&mut self, game: &GameLine) -> io::Result<()> {
+        let _ = game;
         Ok(())
     }
     /// What [`Needs::chunk`]'s hook made of a chunk.
@@ -161,6 +170,10 @@ macro_rules! forward_sink {
             }
             fn abandoned(&self) -> bool {
                 (**self).abandoned()
+            }
+
+            fn game(&mut self, game: &GameLine) -> io::Result<()> {
+                (**self).game(game)
             }
             fn progress(&mut self, done: u64, total: u64) {
                 (**self).progress(done, total)

@@ -327,8 +327,7 @@ impl<W: Write> Sink for Live<W> {
         if !changed && !due {
             return Ok(());
         }
-        let (width, height) =
-            terminal_size::terminal_size().map_or((100, 40), |(w, h)| (w.0 as usize, h.0 as usize));
+        let (width, height) = terminal();
         let lines = self.frame(files, width.max(20), height.max(10));
         let mut s = String::new();
         if self.drawn > 0 {
@@ -357,6 +356,16 @@ impl<W: Write> Sink for Live<W> {
         crate::output::to_stderr(summary.line());
         Ok(())
     }
+}
+
+/// The terminal's width and height (100 × 40 when unknown, or without the
+/// `cli` feature, which brings the crate that asks).
+fn terminal() -> (usize, usize) {
+    #[cfg(feature = "cli")]
+    if let Some((w, h)) = terminal_size::terminal_size() {
+        return (w.0 as usize, h.0 as usize);
+    }
+    (100, 40)
 }
 
 #[cfg(test)]
