@@ -17,7 +17,7 @@ export VERIFY_CLAIM_BIN="$CARGO_TARGET_DIR/debug/verify-claim"
 venv="$(mktemp -d "${TMPDIR:-/tmp}/verify-claim-py.XXXXXX")"
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet maturin pytest pyspark pyarrow "pandas<3" duckdb polars
+"$venv/bin/pip" install --quiet maturin pytest pyspark pyarrow "pandas<3" duckdb polars chess==1.11.2
 "$venv/bin/pip" install --quiet "$repo/python"
 
 # Outside the source tree, so the installed package is the one imported.

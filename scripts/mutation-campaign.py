@@ -9,6 +9,10 @@ an input when
 
 - a run panics or is killed by a signal (exit 101, 134, 139, or < 0);
 - a run hangs (no exit within --timeout seconds);
+- a run's peak resident memory is over --max-rss MB (each run's own peak,
+  from wait4; `--load N` runs N busy loops beside the campaign, so the
+  bound is checked with the machine busy: what waits for output must be
+  bounded, not the machine's speed);
 - an error line has no `file:line:col` place;
 - a game is lost: the scan's game count differs from claim mode's count, or
   is below the number of game starts (a tag line after a blank line), or a
@@ -21,7 +25,7 @@ an input when
   it (`count_rules`: a blank line does not end a game's movetext; tag lines
   after a blank line start a game; a game start ends an open comment).
 
-    scripts/mutation-campaign.py [--inputs 1000] [--seed 1] [--keep DIR]
+    scripts/mutation-campaign.py [--inputs 1000] [--seed 1] [--keep DIR] [--load 2]
 
 Failing inputs are written to --keep (default /tmp/mutation-campaign) with
 what failed; the summary gives counts per check. Exit status 1 if any input
@@ -36,6 +40,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,12 +211,33 @@ def mutate_as(rng, data, kind):
     return bytes(d)
 
 
+# The largest peak resident memory of any run (KB), and the bound (MB).
+PEAK = {"kb": 0, "run": ""}
+MAX_RSS_MB = [512]
+
+
 def run(binary, args, timeout):
-    try:
-        p = subprocess.run([binary, *args], capture_output=True, timeout=timeout)
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        return "timeout", b"", b""
+    """(status, stdout, stderr) of one run; its peak memory is checked by
+    `check` through PEAK["last"] (wait4 gives each child's own peak)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([binary, *args], stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        waited = {}
+        t = threading.Thread(target=lambda: waited.update(r=os.wait4(p.pid, 0)), daemon=True)
+        t.start()
+        t.join(timeout)
+        if t.is_alive():
+            p.kill()
+            t.join()
+            p.returncode = -9
+            return "timeout", b"", b""
+        _, status, usage = waited["r"]
+        p.returncode = os.waitstatus_to_exitcode(status)
+        PEAK["last"] = usage.ru_maxrss
+        if usage.ru_maxrss > PEAK["kb"]:
+            PEAK.update(kb=usage.ru_maxrss, run=" ".join(map(str, args)))
+        out.seek(0)
+        err.seek(0)
+        return p.returncode, out.read(), err.read()
 
 
 def check(binary, path, data, timeout, rng, python=None):
@@ -224,6 +250,8 @@ def check(binary, path, data, timeout, rng, python=None):
         if code == "timeout":
             fails.append(("hang", label))
             return True
+        if PEAK.get("last", 0) > MAX_RSS_MB[0] * 1024:
+            fails.append(("memory", f"{label}: peak {PEAK['last'] // 1024} MB"))
         if code in (101, 134, 139) or (isinstance(code, int) and code < 0):
             fails.append(("crash", f"{label}: exit {code}"))
             return True
@@ -309,7 +337,22 @@ def main():
     ap.add_argument("--keep", default="/tmp/mutation-campaign")
     ap.add_argument("--python", default="/tmp/verify-claim-oracle/bin/python",
                     help="a Python with chess 1.11.2, to compare game counts ('' to skip)")
+    ap.add_argument("--max-rss", type=int, default=512,
+                    help="a run's peak resident memory above this many MB fails the input")
+    ap.add_argument("--load", type=int, default=0,
+                    help="busy loops to run beside the campaign (a competing CPU load)")
     a = ap.parse_args()
+    MAX_RSS_MB[0] = a.max_rss
+    loops = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(a.load)]
+    try:
+        return campaign(a)
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+def campaign(a):
     rng = random.Random(a.seed)
     files = sources()
     keep = Path(a.keep)
@@ -335,6 +378,8 @@ def main():
     print(f"inputs: {a.inputs} (seed {a.seed}); mutations: {dict(sorted(kinds.items()))}")
     print(f"runs per input: scan --jobs {'/'.join(map(str, JOBS))}, claim mode listing, claim --game K")
     print(f"failed inputs: {failed}; by check: {dict(sorted(counts.items())) or 'none'}")
+    print(f"peak memory of a run: {PEAK['kb'] / 1024:.1f} MB ({PEAK['run']}); bound {a.max_rss} MB;"
+          f" competing busy loops: {a.load}")
     print("game counts against python-chess, differences a documented rule explains:")
     for rule, n in sorted(EXPLAINED.items(), key=lambda kv: -kv[1]):
         print(f"  {n:6}  {rule}")

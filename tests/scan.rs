@@ -53,7 +53,7 @@ fn every_finding_kind_with_its_place() {
         (4, "early-draw-agreement", 4),
         (5, "illegal-move", 2),
         (6, "parse-error", 1),
-        (7, "result-mismatch", 2),
+        (7, "result-tag-mismatch", 2),
         (8, "threefold-claimable", 7),
     ]
     .into_iter()

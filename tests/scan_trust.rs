@@ -110,7 +110,71 @@ fn twic_drawn_endings_with_one_move_more_are_not_errors() {
     assert_eq!(v.iter().filter(|f| f["severity"] == "error").count(), 0);
 }
 
+/// Issue 40.1: `expected` is the Laws' result (0-1 after Black mates),
+/// never the movetext's marker; a Result tag against its marker is a
+/// finding of its own, in every format and in the watch.
+fn expected_is_the_laws_result_not_the_marker() {
+    let game = "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+    let scan = |format: &str| {
+        let args = ["scan", "-", "--format", format, "--min-severity", "info"];
+        common::run_with_stdin(&args, Some(game.as_bytes()))
+    };
+    let r = scan("jsonl");
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    let v = jsonl(&r.stdout);
+    let kinds: Vec<&str> = v.iter().map(|f| f["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["checkmate", "result-tag-mismatch"], "{}", r.stdout);
+    let tag = &v[1];
+    assert_eq!(tag["severity"], "error");
+    assert_eq!(tag["recorded"], "0-1");
+    assert_eq!(tag["expected"], "0-1");
+    assert_eq!(
+        tag["message"],
+        "the Result tag says 0-1 but the movetext ends with 1-0; the game ended by checkmate: 0-1"
+    );
+    assert!(r.stderr.contains("result-tag-mismatch 1"), "{}", r.stderr);
+    let csv = scan("csv").stdout;
+    let row = csv.lines().nth(2).unwrap_or_default();
+    assert!(
+        row.starts_with("<stdin>,1,5,21,4,result-tag-mismatch,error,,,0-1,0-1,"),
+        "{csv}"
+    );
+    let github = scan("github").stdout;
+    assert!(
+        github.contains("::error file=<stdin>,line=5,col=21,title=result-tag-mismatch::game 1, ply 4: the Result tag says 0-1"),
+        "{github}"
+    );
+    let text = scan("text").stdout;
+    assert!(
+        text.contains("error result-tag-mismatch: the Result tag says 0-1 but the movetext ends with 1-0; the game ended by checkmate: 0-1 [recorded 0-1, expected 0-1]"),
+        "{text}"
+    );
+    // Where the Laws did not end the game, they give no result.
+    let other = "[Result \"1-0\"]\n\n1. d4 d5 1/2-1/2\n";
+    let r = common::run_with_stdin(&["scan", "-", "--format", "jsonl"], Some(other.as_bytes()));
+    let v = jsonl(&r.stdout);
+    assert_eq!(v.len(), 1, "{}", r.stdout);
+    assert_eq!(v[0]["kind"], "result-tag-mismatch");
+    assert_eq!(v[0]["expected"], Value::Null);
+    // The watch: 0-1 entered after Black mated agrees with the Laws.
+    let mut live = verify_claim::LiveFile::new("board.pgn");
+    let opts = verify_claim::ScanOptions::default();
+    let t = std::time::SystemTime::UNIX_EPOCH;
+    let events = live.update(game.as_bytes(), &opts, verify_claim::Encoding::Utf8, t);
+    let entered: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["kind"] == "result-entered")
+        .collect();
+    assert_eq!(entered.len(), 1, "{events:?}");
+    assert_eq!(entered[0]["agrees"], true, "{}", entered[0]);
+    assert_eq!(
+        entered[0]["message"],
+        "result 0-1 entered; the Laws do not contradict it"
+    );
+}
+
 crate::verify_claim_tests! {
+    expected_is_the_laws_result_not_the_marker,
     moves_after_a_drawn_ending_are_a_warning,
     min_severity_chooses_what_is_printed,
     twic_drawn_endings_with_one_move_more_are_not_errors: [SHARED],

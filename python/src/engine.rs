@@ -8,7 +8,7 @@ use std::sync::mpsc::SyncSender;
 
 use arrow_array::RecordBatch;
 pub use verify_claim::{
-    ClaimOptions, Diagnostic, FindingLine, Findings, PositionOptions, ScanSettings,
+    ClaimOptions, Diagnostic, FindingLine, Findings, PositionOptions, ScanSettings, Stop,
 };
 
 use crate::batches::{self, Batch};
@@ -41,7 +41,7 @@ impl From<Diagnostic> for Error {
 
 /// Where the record comes from.
 pub enum Record<'a> {
-    Path(&'a str),
+    Path(&'a std::path::Path),
     /// Text or bytes held in memory, shown as `name`.
     Bytes {
         name: &'a str,
@@ -89,7 +89,7 @@ pub fn unflag(message: &str) -> String {
     out
 }
 
-fn unflagged(d: Diagnostic) -> Error {
+pub(crate) fn unflagged(d: Diagnostic) -> Error {
     match Error::from(d) {
         Error::Input {
             file,
@@ -111,9 +111,10 @@ fn unflagged(d: Diagnostic) -> Error {
 }
 
 /// `verify-claim claim --format json`: the JSON object, as the CLI prints it.
-pub fn decide(record: Record<'_>, opts: &ClaimOptions) -> Result<String, Error> {
+/// Reading a path stops once `stop` is set (Ctrl-C).
+pub fn decide(record: Record<'_>, opts: &ClaimOptions, stop: &Stop) -> Result<String, Error> {
     let report = match record {
-        Record::Path(p) => verify_claim::decide_file(p, opts),
+        Record::Path(p) => verify_claim::decide_path(p, opts, stop),
         Record::Bytes { name, bytes } => verify_claim::decide(name, bytes, opts),
     }
     .map_err(unflagged)?;
@@ -282,7 +283,7 @@ fn line_into(buf: &mut Vec<u8>, f: &FindingLine) -> io::Result<()> {
 /// What a scan reads.
 pub enum What {
     /// Files and directories, walked (`verify-claim scan PATHS`).
-    Paths(Vec<String>),
+    Paths(Vec<std::path::PathBuf>),
     /// Records in memory, named `name` (`verify-claim scan -`).
     Bytes { name: String, data: Vec<u8> },
     /// One Spark task: a whole file (decompressed), no error if it holds
@@ -296,9 +297,10 @@ pub enum What {
     Frames { path: String, first: u64, end: u64 },
 }
 
-/// Runs the scan, blocking until it is over, its findings to `tx` as `form`.
-pub fn scan(what: What, settings: &ScanSettings, form: Form, tx: SyncSender<Msg>) {
-    let findings = match what {
+/// Starts the scan on threads of its own (the findings come as it goes;
+/// [`Findings::stopper`] stops it).
+pub fn start(what: What, settings: &ScanSettings) -> Findings {
+    match what {
         What::Paths(paths) => verify_claim::scan_paths(&paths, settings),
         What::Bytes { name, data } => {
             verify_claim::scan_reader(&name, io::Cursor::new(data), settings)
@@ -306,7 +308,12 @@ pub fn scan(what: What, settings: &ScanSettings, form: Form, tx: SyncSender<Msg>
         What::File(path) => verify_claim::scan(verify_claim::Source::File(path), settings),
         What::Range { path, start, end } => verify_claim::scan_range(&path, start, end, settings),
         What::Frames { path, first, end } => verify_claim::scan_frames(&path, first, end, settings),
-    };
+    }
+}
+
+/// Hands the findings to `tx` as `form`, blocking until the scan is over
+/// (or the receiver is gone).
+pub fn drain(findings: Findings, form: Form, tx: SyncSender<Msg>) {
     Sink::new(tx, form).drain(findings);
 }
 

@@ -8,11 +8,14 @@
 
 mod batches;
 mod engine;
+mod games;
 mod options;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::time::Duration;
 
 use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray};
 use arrow_schema::{DataType, Field};
@@ -22,11 +25,65 @@ use pyo3::types::PyBytes;
 use pyo3_arrow::{PyArray, PyRecordBatch, PySchema};
 
 use engine::{Error, Form, Msg, Record, Totals, What};
-use verify_claim::ScanSettings;
+use verify_claim::{ScanSettings, Stop};
 
 /// Batches in flight between a scan and its consumer: the scan waits when
 /// the consumer does not keep up, so memory stays bounded.
 const IN_FLIGHT: usize = 8;
+
+/// How long a wait for Rust work lasts, with the GIL released, between two
+/// looks for a signal (Ctrl-C): the interpreter runs its handlers only when
+/// a thread holding the GIL asks.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// Receives from `rx`, looking for signals between short waits: a signal
+/// handler's exception (`KeyboardInterrupt`) stops `stop`'s work and is
+/// returned; `Ok(None)`: the sender is gone.
+fn recv_or_signal<T: Send>(
+    py: Python<'_>,
+    rx: &Mutex<Receiver<T>>,
+    stop: &Stop,
+) -> PyResult<Option<T>> {
+    loop {
+        let got = py.detach(|| match rx.lock() {
+            Ok(r) => r.recv_timeout(SIGNAL_CHECK),
+            Err(_) => Err(RecvTimeoutError::Disconnected),
+        });
+        match got {
+            Ok(v) => return Ok(Some(v)),
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop.stop();
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
+/// A count keyword (`game`, `ply`, `jobs`, `min_draw_moves`): a Python int
+/// of any size; a negative one or one too large is a `ValueError` naming
+/// the keyword (`ply=-1: ...`), not pyo3's `OverflowError` naming none.
+fn count<T: TryFrom<u64>>(
+    keyword: &str,
+    value: Option<&Bound<'_, PyAny>>,
+    negative: &str,
+) -> PyResult<Option<T>> {
+    let Some(v) = value else { return Ok(None) };
+    if v.is_none() {
+        return Ok(None);
+    }
+    match v.extract::<u64>() {
+        Ok(n) => T::try_from(n)
+            .map(Some)
+            .map_err(|_| PyValueError::new_err(format!("{keyword}={n}: too large"))),
+        // Not an int: pyo3's own `TypeError`, naming the argument.
+        Err(e) if !v.is_instance_of::<pyo3::types::PyInt>() => Err(e),
+        Err(_) if v.lt(0)? => Err(PyValueError::new_err(format!("{keyword}={v}: {negative}"))),
+        Err(_) => Err(PyValueError::new_err(format!("{keyword}={v}: too large"))),
+    }
+}
 
 fn to_py(py: Python<'_>, e: Error) -> PyErr {
     match e {
@@ -48,7 +105,10 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
     }
 }
 
-/// `path` is a file to read; otherwise `data` is the record, shown as `name`.
+/// `path` is a file to read (any path the OS takes: `str`, `bytes`,
+/// path-like); otherwise `data` is the record, shown as `name`. The claim
+/// runs on a thread of its own while this one waits, looking for signals:
+/// Ctrl-C raises `KeyboardInterrupt` at once and stops the reading.
 #[pyfunction]
 #[pyo3(signature = (path, data, name, *, r#move=None, after=None, ply=None, game=None,
     claim="any", claimant=None, rules="auto", game_type="auto", column_rules="standard",
@@ -56,13 +116,13 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
 #[allow(clippy::too_many_arguments)]
 fn decide(
     py: Python<'_>,
-    path: Option<String>,
-    data: Option<&[u8]>,
-    name: &str,
+    path: Option<PathBuf>,
+    data: Option<Vec<u8>>,
+    name: String,
     r#move: Option<String>,
     after: Option<String>,
-    ply: Option<usize>,
-    game: Option<usize>,
+    ply: Option<&Bound<'_, PyAny>>,
+    game: Option<&Bound<'_, PyAny>>,
     claim: &str,
     claimant: Option<&str>,
     rules: &str,
@@ -71,11 +131,12 @@ fn decide(
     encoding: &str,
     dead_search: &str,
 ) -> PyResult<String> {
+    let first = "games are counted from 1 (the first game of the file is game=1)";
     let opts = options::claim_options(options::ClaimArgs {
         written: r#move,
         after,
-        ply,
-        game,
+        ply: count("ply", ply, "expected 0 or more (plies from the start)")?,
+        game: count("game", game, first)?,
         claim,
         claimant,
         rules,
@@ -85,12 +146,25 @@ fn decide(
         dead_search,
     })
     .map_err(|e| to_py(py, e))?;
-    let result = py.detach(|| match (&path, &data) {
-        (Some(p), _) => engine::decide(Record::Path(p), &opts),
-        (None, Some(bytes)) => engine::decide(Record::Bytes { name, bytes }, &opts),
-        (None, None) => Err(Error::Usage("decide: no record".to_owned())),
+    let stop = Stop::default();
+    let (tx, rx) = sync_channel(1);
+    let stopper = stop.clone();
+    std::thread::spawn(move || {
+        let result = match (&path, &data) {
+            (Some(p), _) => engine::decide(Record::Path(p), &opts, &stopper),
+            (None, Some(bytes)) => {
+                engine::decide(Record::Bytes { name: &name, bytes }, &opts, &stopper)
+            }
+            (None, None) => Err(Error::Usage("decide: no record".to_owned())),
+        };
+        let _ = tx.send(result);
     });
-    result.map_err(|e| to_py(py, e))
+    match recv_or_signal(py, &Mutex::new(rx), &stop)? {
+        Some(result) => result.map_err(|e| to_py(py, e)),
+        None => Err(PyRuntimeError::new_err(
+            "verify-claim: the claim's thread failed",
+        )),
+    }
 }
 
 /// `verify-claim reconstruct --format json` on in-memory sheets
@@ -106,8 +180,8 @@ fn reconstruct(
     game_type: &str,
     column_rules: &str,
 ) -> PyResult<String> {
-    let opts = sheet_options(notation, candidates, game_type, column_rules)
-        .map_err(|e| to_py(py, e))?;
+    let opts =
+        sheet_options(notation, candidates, game_type, column_rules).map_err(|e| to_py(py, e))?;
     py.detach(|| engine::reconstruct(&sheet_list(sheets), &opts))
         .map_err(|e| to_py(py, e))
 }
@@ -133,8 +207,8 @@ fn decide_sheets(
     column_rules: &str,
     dead_search: &str,
 ) -> PyResult<String> {
-    let read = sheet_options(notation, candidates, game_type, column_rules)
-        .map_err(|e| to_py(py, e))?;
+    let read =
+        sheet_options(notation, candidates, game_type, column_rules).map_err(|e| to_py(py, e))?;
     let opts = options::claim_options(options::ClaimArgs {
         written: r#move,
         after,
@@ -218,16 +292,22 @@ impl Settings {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        jobs: Option<usize>,
+        jobs: Option<&Bound<'_, PyAny>>,
         rules: &str,
         game_type: &str,
         column_rules: &str,
         encoding: &str,
         dead_search: &str,
         min_severity: &str,
-        min_draw_moves: Option<u32>,
+        min_draw_moves: Option<&Bound<'_, PyAny>>,
         follow: bool,
     ) -> PyResult<Settings> {
+        let jobs = count("jobs", jobs, "expected at least 1 (None: every core)")?;
+        let min_draw_moves = count(
+            "min_draw_moves",
+            min_draw_moves,
+            "expected 0 or more (a move number)",
+        )?;
         options::scan_settings(options::ScanArgs {
             jobs,
             rules,
@@ -250,6 +330,15 @@ impl Settings {
 struct Scan {
     rx: Mutex<Receiver<Msg>>,
     totals: Option<Totals>,
+    /// Stops the scan's threads: when this is dropped (`del`, a closed
+    /// Arrow reader) or interrupted.
+    stop: Stop,
+}
+
+impl Drop for Scan {
+    fn drop(&mut self) {
+        self.stop.stop();
+    }
 }
 
 #[pymethods]
@@ -262,8 +351,7 @@ impl Scan {
         if self.totals.is_some() {
             return Ok(None);
         }
-        let rx = &self.rx;
-        let msg = py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok()));
+        let msg = recv_or_signal(py, &self.rx, &self.stop)?;
         match msg {
             Some(Msg::Lines(b)) => Ok(Some(PyBytes::new(py, &b).into_any())),
             Some(Msg::Batch(b)) => PyRecordBatch::new(b).into_pyarrow(py).map(Some),
@@ -300,10 +388,13 @@ impl Scan {
 
 fn spawn(what: What, settings: ScanSettings, form: Form) -> Scan {
     let (tx, rx) = sync_channel(IN_FLIGHT);
-    std::thread::spawn(move || engine::scan(what, &settings, form, tx));
+    let findings = engine::start(what, &settings);
+    let stop = findings.stopper();
+    std::thread::spawn(move || engine::drain(findings, form, tx));
     Scan {
         rx: Mutex::new(rx),
         totals: None,
+        stop,
     }
 }
 
@@ -312,7 +403,7 @@ fn form(arrow: bool) -> Form {
 }
 
 #[pyfunction]
-fn scan_paths(paths: Vec<String>, settings: &Settings, arrow: bool) -> Scan {
+fn scan_paths(paths: Vec<PathBuf>, settings: &Settings, arrow: bool) -> Scan {
     spawn(What::Paths(paths), settings.0, form(arrow))
 }
 
@@ -435,6 +526,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_array, m)?)?;
     m.add_function(wrap_pyfunction!(finding_schema, m)?)?;
     m.add_function(wrap_pyfunction!(expand, m)?)?;
+    m.add_function(wrap_pyfunction!(games::scan_games_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(games::scan_games_task, m)?)?;
+    m.add_function(wrap_pyfunction!(games::game_schema, m)?)?;
+    m.add_class::<games::GameScan>()?;
     m.add_class::<Scan>()?;
     m.add_class::<Settings>()?;
     Ok(())

@@ -59,8 +59,10 @@ def test_a_string_is_a_path_never_a_record():
     with pytest.raises(FileNotFoundError) as e:
         verify_claim.scan("1. e4 e5 *\n")
     assert e.value.filename == "1. e4 e5 *\n"
+    with pytest.raises(FileNotFoundError):  # bytes are a path, never a record
+        verify_claim.scan(b"1. e4 e5 *\n")
     with pytest.raises(TypeError):
-        verify_claim.scan(b"1. e4 e5 *\n")  # type: ignore[arg-type]
+        verify_claim.scan(bytearray(b"1. e4 e5 *\n"))  # type: ignore[arg-type]
     with pytest.raises(FileNotFoundError):
         verify_claim.scan([FIXTURES, "/nonexistent/none.pgn"])
 

@@ -10,6 +10,8 @@ Paths and records are never guessed from each other:
   ``verify-claim scan --format jsonl``, one per finding, in the same order;
 - :func:`scan_arrow` (paths) streams the same findings as a
   ``pyarrow.RecordBatchReader`` (DuckDB, Polars, pandas take it directly);
+- :func:`scan_games` (paths) streams one row per game instead, the rows of
+  ``verify-claim scan --per-game``, as a ``pyarrow.RecordBatchReader``;
 - :func:`check_position` returns the object of
   ``verify-claim check-position --format json``.
 
@@ -23,6 +25,7 @@ work runs in Rust with the GIL released.
 
 import errno
 import os
+import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _native
@@ -34,6 +37,7 @@ __all__ = [
     "scan",
     "scan_text",
     "scan_arrow",
+    "scan_games",
     "check_position",
     "reconstruct",
     "decide_sheets",
@@ -45,7 +49,7 @@ __all__ = [
 #: The crate's version (``verify-claim --version``).
 __version__: str = _native.__version__
 
-PathArg = Union[str, "os.PathLike[str]"]
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 Paths = Union[PathArg, Iterable[PathArg]]
 Text = Union[str, bytes, bytearray, memoryview]
 
@@ -54,8 +58,10 @@ TEXT_NAME = "<string>"
 
 
 def _path(p: Any, what: str = "path") -> str:
-    if not isinstance(p, (str, os.PathLike)):
-        raise TypeError(f"{what}: expected str or os.PathLike, not {type(p).__name__}")
+    """The path as ``os.fsdecode`` gives it: a name that is not UTF-8 keeps
+    its bytes (as surrogates), which the native module encodes back."""
+    if not isinstance(p, (str, bytes, os.PathLike)):
+        raise TypeError(f"{what}: expected str, bytes or os.PathLike, not {type(p).__name__}")
     path = os.fsdecode(os.fspath(p))
     if path != "-" and not os.path.lexists(path):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
@@ -63,11 +69,28 @@ def _path(p: Any, what: str = "path") -> str:
 
 
 def _paths(paths: Paths) -> List[str]:
-    if isinstance(paths, (str, os.PathLike)):
+    if isinstance(paths, (str, bytes, os.PathLike)):
         return [_path(paths)]
-    if isinstance(paths, (bytes, bytearray, memoryview)):
+    if isinstance(paths, (bytearray, memoryview)):
         raise TypeError("paths: expected paths, not bytes (records in memory: scan_text)")
     return [_path(p, "paths: item") for p in paths]
+
+
+#: A byte that is not UTF-8 in a file name as findings give it.
+_ESCAPED = re.compile(r"\\x([0-9A-F]{2})")
+
+
+def _usable(name: str) -> str:
+    """A file name as findings give it, with each byte that is not UTF-8
+    written ``\\xHH`` (``caf\\xE9.pgn``), as a path the caller can open or
+    pass back (``os.fsdecode`` of the bytes: ``'caf\\udce9.pgn'``) when
+    that file exists; otherwise as it is."""
+    raw = b"".join(
+        bytes([int(part, 16)]) if i % 2 else part.encode("utf-8")
+        for i, part in enumerate(_ESCAPED.split(name))
+    )
+    path = os.fsdecode(raw)
+    return path if os.path.lexists(path) else name
 
 
 def _bytes(text: Any) -> bytes:
@@ -189,6 +212,7 @@ class Scan(Iterator[Dict[str, Any]]):
     def __init__(self, native: Any) -> None:
         self._native = native
         self._batch: Iterator[bytes] = iter(())
+        self._names: Dict[str, str] = {}
 
     def __iter__(self) -> "Scan":
         return self
@@ -199,7 +223,13 @@ class Scan(Iterator[Dict[str, Any]]):
         while True:
             for line in self._batch:
                 if line:
-                    return json.loads(line)
+                    finding = json.loads(line)
+                    name = finding["file"]
+                    if "\\x" in name:
+                        if name not in self._names:
+                            self._names[name] = _usable(name)
+                        finding["file"] = self._names[name]
+                    return finding
             self._batch = iter(next(self._native).split(b"\n"))
 
     def _totals(self) -> Tuple[Optional[int], Optional[int]]:
@@ -276,3 +306,6 @@ def scan_arrow(paths: Paths, **options: Any) -> Any:
     settings = _native.Settings(**options)
     native = _native.scan_paths(_paths(paths), settings, True)
     return pa.RecordBatchReader.from_batches(_native.finding_schema(False), native)
+
+
+from ._games import scan_games  # noqa: E402 (needs _paths above)

@@ -1,12 +1,12 @@
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
 
 from ._errors import InputError as InputError
 
 __version__: str
 TEXT_NAME: str
 
-PathArg = Union[str, os.PathLike[str]]
+PathArg = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
 Paths = Union[PathArg, Iterable[PathArg]]
 Text = Union[str, bytes, bytearray, memoryview]
 
@@ -23,8 +23,8 @@ KindName = Literal[
     "parse-error", "illegal-move", "threefold-claimable", "fifty-move-claimable",
     "unchanged-material-claimable", "fivefold-repetition", "seventy-five-move",
     "insufficient-material", "checkmate", "stalemate", "no-moves", "dead-position",
-    "unwinnable-flag-fall", "unwinnable-resignation", "result-mismatch",
-    "moves-after-end", "early-draw-agreement", "no-moves-recorded",
+    "unwinnable-flag-fall", "unwinnable-resignation", "result-tag-mismatch",
+    "result-mismatch", "moves-after-end", "early-draw-agreement", "no-moves-recorded",
 ]
 
 class Ground(TypedDict):
@@ -281,3 +281,18 @@ def scan_arrow(
     follow: bool = ...,
 ) -> Any:
     """A ``pyarrow.RecordBatchReader`` of findings (the JSON-lines columns)."""
+def scan_games(
+    paths: Paths,
+    *,
+    progress: Optional[Callable[[int, int], Any]] = ...,
+    jobs: Optional[int] = ...,
+    rules: Rules = ...,
+    game_type: GameTypeAuto = ...,
+    column_rules: ColumnRules = ...,
+    encoding: Encoding = ...,
+    dead_search: DeadSearch = ...,
+    min_severity: SeverityName = ...,
+    min_draw_moves: Optional[int] = ...,
+    follow: bool = ...,
+) -> Any:
+    """A ``pyarrow.RecordBatchReader`` of the per-game table (``scan --per-game``)."""

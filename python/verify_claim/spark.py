@@ -4,6 +4,9 @@
   game starts; for multi-frame ``.zst`` files, runs of frames) spread over
   the executors; one row per finding, with the
   columns of ``verify-claim scan --format jsonl``, in the CLI's order.
+- :func:`scan_games_files`: the per-game table (one row per game, the
+  rows of ``verify-claim scan --per-game``), cut and run as
+  :func:`scan_files` is.
 - :func:`scan_column`: tables holding one game's PGN per row (as lichess
   pipelines store the database in Parquet); the findings of each row are
   added as an array column.
@@ -23,7 +26,8 @@ from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union
 from . import _native
 from . import _path
 
-__all__ = ["scan_files", "scan_column", "FINDING_DDL", "SPLIT_BYTES"]
+__all__ = ["scan_files", "scan_column", "scan_games_files", "FINDING_DDL", "GAME_DDL",
+           "SPLIT_BYTES"]
 
 #: The JSON-lines columns, in their order in the CLI's output.
 FINDING_DDL = (
@@ -308,3 +312,6 @@ def scan_column(df: Any, column: str = "pgn", name: str = "<string>", **options:
     finding = StructType.fromDDL(FINDING_DDL)
     schema = StructType(df.schema.fields + [StructField("findings", ArrayType(finding), False)])
     return df.mapInArrow(_scan_rows(column, options, name), schema)
+
+
+from ._spark_games import GAME_COLUMNS, GAME_DDL, scan_games_files  # noqa: E402

@@ -149,7 +149,7 @@ fn run_sheets(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     let stdout = match args.format {
         ClaimFormat::Text => claim.to_text(),
         ClaimFormat::Json => format!("{}\n", claim.to_json()),
-        ClaimFormat::Pgn => claim.reconstruction.to_pgn(),
+        ClaimFormat::Pgn => claim.to_pgn(),
         ClaimFormat::Html => claim.to_html(),
     };
     Ok(Outcome {

@@ -72,6 +72,10 @@ const PAGES: &[(&str, Extra)] = &[
                     "one JSON object per finding; status 0 whatever is found",
                 ),
                 (
+                    "verify-claim scan games.pgn.zst --per-game --format csv > games.csv",
+                    "one row per game: tags, first claimable plies, how the Laws ended it, clocks, errors",
+                ),
+                (
                     "verify-claim scan games.pgn --format github",
                     "workflow annotations of the warnings and errors, and a last line saying what was left out",
                 ),

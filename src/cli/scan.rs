@@ -45,8 +45,15 @@ pub struct ScanArgs {
     /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
     #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: ScanFormat,
+    /// How the findings are written (default: text; with --per-game, jsonl).
+    #[arg(long, value_enum)]
+    pub format: Option<ScanFormat>,
+    /// One row per game of the input (every game, unreadable ones too), in
+    /// input order, instead of one per finding: its tags, the first
+    /// claimable plies, how the Laws ended it, the clocks, its first error
+    /// (--format jsonl or csv).
+    #[arg(long)]
+    pub per_game: bool,
     /// Worker threads (default: all cores; at most 256).
     #[arg(long, value_name = "N", value_parser = jobs_in_range())]
     pub jobs: Option<usize>,
@@ -87,6 +94,15 @@ fn jobs_in_range() -> clap::builder::RangedU64ValueParser<usize> {
 }
 
 impl ScanArgs {
+    /// The format asked for, or the default: text, jsonl with --per-game.
+    fn output(&self) -> ScanFormat {
+        match self.format {
+            Some(f) => f,
+            None if self.per_game => ScanFormat::Jsonl,
+            None => ScanFormat::Text,
+        }
+    }
+
     fn settings(&self) -> ScanSettings {
         ScanSettings {
             jobs: self.jobs,
@@ -96,7 +112,7 @@ impl ScanArgs {
             encoding: self.record.encoding.encoding(),
             // The HTML page counts every finding and lists those at or
             // above the severity itself.
-            min_severity: if self.format == ScanFormat::Html {
+            min_severity: if self.output() == ScanFormat::Html {
                 Severity::Info
             } else {
                 self.min_severity()
@@ -112,14 +128,14 @@ impl ScanArgs {
             Some(MinSeverity::Info) => Severity::Info,
             Some(MinSeverity::Warning) => Severity::Warning,
             Some(MinSeverity::Error) => Severity::Error,
-            None if self.format == ScanFormat::Github => Severity::Warning,
+            None if self.output() == ScanFormat::Github => Severity::Warning,
             None => Severity::Info,
         }
     }
 
     fn format(&self, colour: bool) -> verify_claim::ScanFormat {
         use verify_claim::ScanFormat as F;
-        match self.format {
+        match self.output() {
             ScanFormat::Text => F::Text { colour },
             ScanFormat::Jsonl => F::Jsonl,
             ScanFormat::Csv => F::Csv,
@@ -192,6 +208,9 @@ impl Sink for Terminal<'_> {
     fn chunk_text(&mut self, text: &[u8]) -> std::io::Result<()> {
         self.printer.chunk_text(text)
     }
+    fn game(&mut self, game: &verify_claim::GameLine) -> std::io::Result<()> {
+        self.printer.game(game)
+    }
     fn progress(&mut self, done: u64, total: u64) {
         if self.progress {
             self.bar
@@ -262,14 +281,27 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let format = args.output();
+    let printer: Box<dyn Sink> = match format {
+        ScanFormat::Jsonl | ScanFormat::Csv if args.per_game => Box::new(
+            verify_claim::report::games::PerGame::new(out, format == ScanFormat::Csv),
+        ),
+        _ if args.per_game => {
+            let name = format!("{format:?}").to_lowercase();
+            return Err(Diagnostic::new(
+                "verify-claim",
+                None,
+                format!("--per-game writes jsonl or csv, not --format {name}"),
+            ));
+        }
+        ScanFormat::Html => html_page(&args, out),
+        _ => verify_claim::printer(args.format(colour), out),
+    };
     let mut sink = Terminal {
-        printer: match args.format {
-            ScanFormat::Html => html_page(&args, out),
-            _ => verify_claim::printer(args.format(colour), out),
-        },
+        printer,
         progress: !args.no_progress && std::io::stderr().is_terminal(),
         bar: None,
-        not_written: (args.format == ScanFormat::Pgn).then(Vec::new),
+        not_written: (format == ScanFormat::Pgn).then(Vec::new),
     };
     let source = Source::Paths(args.paths.clone());
     let summary = match verify_claim::scan_to(source, &args.settings(), &mut sink) {

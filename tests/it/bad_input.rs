@@ -199,3 +199,66 @@ fn columns_count_characters_not_bytes() {
     );
     assert!(e.starts_with(":3:14: error: 'Nf9'"), "{e}");
 }
+
+/// Issue 40.8: claim mode on an input that gives no game start (binary
+/// data, an endless device) stops after 64 MiB with a placed error, where
+/// it read on for ever (7 GB in 15 s) to count the games.
+#[cfg(unix)]
+#[test]
+fn an_input_with_no_game_start_ends_with_a_placed_error() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // Waits for the child; a child still running at the deadline (a hang,
+    // not slowness: the bound is reached in about 1 s) is killed.
+    fn finish(mut child: std::process::Child) -> (Option<i32>, String) {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let out = child.wait_with_output().expect("the child's output");
+        let code = out.status.code();
+        (code, String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+    let bin = env!("CARGO_BIN_EXE_verify-claim");
+    let child = Command::new(bin)
+        .arg("/dev/urandom")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn verify-claim");
+    let (code, err) = finish(child);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("/dev/urandom:1:1: error: no game starts in 64 MiB from here"),
+        "{err}"
+    );
+    // After a game, the error is placed where the stretch begins: at the
+    // start of the game the zeros run on from.
+    let mut child = Command::new(bin)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn verify-claim");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let zeros = vec![0u8; 1 << 20];
+        let games = format!("{TAGS}1. e4 e5 *\n\n[Event \"y\"]\n");
+        let mut ok = stdin.write_all(games.as_bytes());
+        // The reader stops early: a broken pipe ends the writing.
+        for _ in 0..80 {
+            ok = ok.and_then(|()| stdin.write_all(&zeros));
+        }
+        ok.is_err()
+    });
+    let (code, err) = finish(child);
+    assert!(writer.join().expect("the writer"), "all 80 MiB were read");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("<stdin>:7:1: error: no game starts in 64 MiB"),
+        "{err}"
+    );
+}

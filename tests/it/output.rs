@@ -473,6 +473,7 @@ fn man_writes_a_page_per_subcommand_with_examples_and_exit_status() {
     let mut pages = vec!["verify-claim.1".to_owned()];
     for sub in [
         "claim",
+        "reconstruct",
         "scan",
         "watch",
         "desk",

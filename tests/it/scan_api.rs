@@ -277,3 +277,60 @@ fn a_byte_range_of_a_compressed_file_is_an_error_item() {
     let e = items[0].as_ref().expect_err("an error");
     assert!(e.message.contains("plain"), "{e}");
 }
+
+/// Endless games with no finding; says on `dropped` when the scan lets it go.
+struct Endless {
+    game: &'static [u8],
+    at: usize,
+    dropped: std::sync::mpsc::Sender<()>,
+}
+
+impl Read for Endless {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        for b in buf.iter_mut() {
+            *b = self.game[self.at % self.game.len()];
+            self.at += 1;
+        }
+        Ok(buf.len())
+    }
+}
+
+impl Drop for Endless {
+    fn drop(&mut self) {
+        let _ = self.dropped.send(());
+    }
+}
+
+fn endless() -> (Endless, std::sync::mpsc::Receiver<()>) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let r = Endless {
+        game: b"[Event \"x\"]\n\n1. e4 e5 *\n\n",
+        at: 0,
+        dropped: tx,
+    };
+    (r, rx)
+}
+
+/// Issue 40.12: dropping the iterator of a scan that finds nothing stops
+/// the scan (it read to the end of its input, 1-3 s of CPU every 3 s);
+/// `stopper()` stops it from another thread, and the iterator then ends.
+#[test]
+fn a_dropped_or_stopped_scan_stops_reading() {
+    // A hang, not slowness: the scan stops within one task.
+    let limit = Duration::from_secs(300);
+    let (reader, dropped) = endless();
+    let findings = scan_reader("endless", reader, &settings(2));
+    drop(findings);
+    assert!(
+        dropped.recv_timeout(limit).is_ok(),
+        "the scan still reads after its iterator was dropped"
+    );
+    let (reader, dropped) = endless();
+    let mut findings = scan_reader("endless", reader, &settings(2));
+    let stop = findings.stopper();
+    let t = std::thread::spawn(move || findings.next());
+    stop.stop();
+    assert!(dropped.recv_timeout(limit).is_ok(), "still reading");
+    // The end, not an error.
+    assert!(t.join().expect("the iterating thread").is_none());
+}

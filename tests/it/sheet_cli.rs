@@ -191,6 +191,19 @@ fn an_equal_ambiguity_makes_the_verdict_depend_on_the_reading() {
         "{}",
         t.stdout
     );
+    // PGN: the record decided, the verdict's tag, the repair's comment.
+    let p = run(&["claim", "--sheet", &a, "--format", "pgn"]);
+    assert!(
+        p.stdout
+            .contains("[VerifyClaim \"valid: threefold repetition"),
+        "{}",
+        p.stdout
+    );
+    assert!(
+        p.stdout.contains("{sheet 1 has 'Nd2', read as Nbd2}"),
+        "{}",
+        p.stdout
+    );
     let h = run(&["claim", "--sheet", &a, "--format", "html"]);
     assert!(h.stdout.contains("The scoresheets as read"), "{}", h.stdout);
 }

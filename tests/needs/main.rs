@@ -19,6 +19,8 @@ mod completions;
 mod desk;
 #[path = "../html.rs"]
 mod html;
+#[path = "../per_game.rs"]
+mod per_game;
 #[path = "../pipeline.rs"]
 mod pipeline;
 #[path = "../scan.rs"]
@@ -43,6 +45,7 @@ fn main() -> std::process::ExitCode {
         appeal_report::tests(),
         cli_conventions::tests(),
         html::tests(),
+        per_game::tests(),
         pipeline::tests(),
         scan::tests(),
         scan_oracle::tests(),

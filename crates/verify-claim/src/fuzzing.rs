@@ -96,12 +96,15 @@ pub fn scan_chunk(data: &[u8]) {
         options: &options,
         stop: &stop,
         boards: true,
+        games: true,
         panic_on: None,
     };
     let mut chunker = crate::input::chunks::Chunker::new(data);
     let mut game = 0;
     while let Ok(Some(chunk)) = chunker.next_chunk() {
-        let (games, _, _, found) = crate::scan::analyse_chunk(&chunk, &how, &mut game);
+        let a = crate::scan::analyse_chunk(&chunk, &how, &mut game);
+        let (games, found) = (a.games, a.findings);
+        assert_eq!(a.rows.len(), games, "one row per game");
         for f in found {
             assert!(f.place.line >= 1 && f.place.col >= 1);
             assert!(f.game >= 1 && f.game <= games);

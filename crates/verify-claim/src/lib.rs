@@ -155,8 +155,9 @@ mod api;
 
 pub use api::{
     ClaimOptions, DeadSearch, Findings, InputFile, LiveFile, PositionCheck, PositionOptions,
-    ScanItem, ScanSettings, check_position, decide, decide_file, decide_file_pgn, input_files,
-    scan, scan_bytes, scan_frames, scan_paths, scan_range, scan_reader, scan_to,
+    ScanItem, ScanSettings, Stop, check_position, decide, decide_file, decide_file_pgn,
+    decide_path, input_files, scan, scan_bytes, scan_frames, scan_paths, scan_range, scan_reader,
+    scan_to,
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{ClaimKind, Verdict};
@@ -171,7 +172,7 @@ pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::scan::{FindingLine, ScanFormat, printer};
 pub use scan::{
-    ChunkHook, DEBUG_PANIC, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
+    ChunkHook, DEBUG_PANIC, GameLine, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
 pub use sheet::{
     Discrepancy, Reading, ReconstructOptions, Reconstruction, Repair, Sheet, SheetClaim,

@@ -22,17 +22,20 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
-use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record};
+use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record_outcome};
 use crate::diag::{Diagnostic, LineCursor, Place};
 use crate::input::chunks::{Chunk, MAX_GAME};
 use crate::input::walk::{self, Item};
 use crate::output::writing;
 use crate::record::{Encoding, GameRecord, Reader};
 
+mod games;
 mod handoff;
 mod sink;
 mod threads;
 
+use games::Draft;
+pub use games::GameLine;
 use handoff::{Handoff, Live};
 pub use sink::{ChunkHook, Needs, Placed, Row, Sink};
 use threads::{Producer, Task, Worker};
@@ -99,6 +102,8 @@ enum Work {
         /// Line ends in the chunk; the findings' lines count from 1 within it.
         lines: u32,
         findings: Vec<Placed>,
+        /// Each game's row ([`Needs::games`]), numbered as the findings.
+        rows: Vec<Draft>,
         /// What the sink's chunk hook made of the chunk.
         text: Option<Vec<u8>>,
     },
@@ -199,6 +204,8 @@ pub(crate) struct Analysis<'a> {
     /// Each finding's board ([`Needs::boards`]: only games with findings
     /// are replayed a second time).
     pub(crate) boards: bool,
+    /// Each game's row ([`Needs::games`]).
+    pub(crate) games: bool,
     /// The test-only panic (see [`DEBUG_PANIC`]).
     pub(crate) panic_on: Option<&'a str>,
 }
@@ -207,20 +214,28 @@ pub(crate) struct Analysis<'a> {
 /// `Event` tag is this variable's value panics. No input alone does it.
 pub const DEBUG_PANIC: &str = "VERIFY_CLAIM_DEBUG_PANIC";
 
-/// Finds the findings of one chunk: (games, plies, lines, findings). Lines
-/// in findings count from 1 at the chunk's start; the caller adds the lines
-/// of the chunks before (counted here, in parallel, not by the chunker).
-/// `game` follows the game being analysed (for a panic's message).
-pub(crate) fn analyse_chunk(
-    chunk: &Chunk,
-    how: &Analysis<'_>,
-    game: &mut usize,
-) -> (usize, usize, u32, Vec<Placed>) {
+/// What a worker made of one chunk.
+pub(crate) struct Analysed {
+    pub(crate) games: usize,
+    pub(crate) plies: usize,
+    /// Line ends in the chunk.
+    pub(crate) lines: u32,
+    pub(crate) findings: Vec<Placed>,
+    /// Each game's row, when [`Analysis::games`].
+    pub(crate) rows: Vec<Draft>,
+}
+
+/// Finds the findings of one chunk. Lines in findings count from 1 at the
+/// chunk's start; the caller adds the lines of the chunks before (counted
+/// here, in parallel, not by the chunker). `game` follows the game being
+/// analysed (for a panic's message).
+pub(crate) fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Analysed {
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
     let mut reader = Reader::knowing_cr(&chunk.bytes, how.encoding, cursor.has_cr());
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
+    let mut rows = Vec::new();
     // Games before this chunk in the same task (a run of frames has several).
     let before = *game;
     loop {
@@ -234,19 +249,39 @@ pub(crate) fn analyse_chunk(
         }
         games += 1;
         match rec {
-            Err(e) => out.push(error_at(games, cursor.place(e.offset), e.offset, e.message)),
+            Err(e) => {
+                let line = how.games.then(|| cursor.place(reader.last_game().0).line);
+                let at = cursor.place(e.offset);
+                if let Some(line) = line {
+                    let read = reader.last_game().1;
+                    rows.push(Draft::unreadable(
+                        games,
+                        line,
+                        at,
+                        e.message.clone(),
+                        Some(read),
+                    ));
+                }
+                out.push(error_at(games, at, e.offset, e.message));
+            }
             Ok(rec) => {
                 if let Some(event) = how.panic_on
                     && rec.tag("Event") == Some(event)
                 {
                     panic!("{DEBUG_PANIC} is set and this game's Event is {event:?}");
                 }
-                let findings = scan_record(&rec, how.options);
+                let (findings, outcome) = scan_record_outcome(&rec, how.options);
                 // Plies as replayed: a game that fails stops at its error.
                 plies += findings
                     .iter()
                     .find(|f| matches!(f.kind, Kind::ParseError | Kind::IllegalMove))
                     .map_or(rec.moves.len(), |f| f.ply);
+                if how.games {
+                    let bytes = &chunk.bytes;
+                    let row =
+                        Draft::of_record(&rec, bytes, games, &findings, &outcome, &mut cursor);
+                    rows.push(row);
+                }
                 if !findings.is_empty() {
                     let drawn = if how.boards {
                         let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
@@ -274,14 +309,30 @@ pub(crate) fn analyse_chunk(
             skipped.bytes >> 20,
             MAX_GAME >> 20
         );
-        out.push(error_at(games, cursor.place(at), at, message));
+        let place = cursor.place(at);
+        if how.games {
+            rows.push(Draft::unreadable(
+                games,
+                place.line,
+                place,
+                message.clone(),
+                None,
+            ));
+        }
+        out.push(error_at(games, place, at, message));
     }
     // Counted on from the last place given, not over the chunk again.
     let mut lines = cursor.line_ends();
     if let Some(skipped) = chunk.too_large {
         lines += skipped.lines;
     }
-    (games, plies, lines, out)
+    Analysed {
+        games,
+        plies,
+        lines,
+        findings: out,
+        rows,
+    }
 }
 
 /// A game's findings placed in the chunk, each with its board if drawn.

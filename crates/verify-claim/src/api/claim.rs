@@ -12,6 +12,8 @@ use crate::laws::{Edition, Rulebook, TimeClass};
 use crate::record::{Encoding, GameRecord};
 use crate::report::ClaimReport;
 
+use super::Stop;
+
 /// What is claimed, where, and under which rules. `ClaimOptions::default()`
 /// is a claim of any ground at the end of the record, by the player having
 /// the move, under the edition in force on the game's date.
@@ -69,8 +71,22 @@ pub fn decide(file: &str, bytes: &[u8], opts: &ClaimOptions) -> Result<ClaimRepo
 /// compressed files by name or magic bytes). The input is read as a stream:
 /// only the text that holds the chosen game is kept.
 pub fn decide_file(path: &str, opts: &ClaimOptions) -> Result<ClaimReport, Diagnostic> {
-    check_game(path, opts.game)?;
-    decide_selected(&input::select(path, opts.encoding, opts.game)?, opts)
+    decide_path(std::path::Path::new(path), opts, &Stop::default())
+}
+
+/// [`decide_file`] for any path (a name that is not UTF-8 too, shown with
+/// `\xHH` in messages), whose reading ends, as a read error, once `stop`
+/// is set (a caller's interrupt: the Python binding's Ctrl-C). The claim
+/// itself, once the game is read, is not stopped (it is bounded).
+pub fn decide_path(
+    path: &std::path::Path,
+    opts: &ClaimOptions,
+    stop: &Stop,
+) -> Result<ClaimReport, Diagnostic> {
+    let name = crate::input::walk::display_name(path);
+    check_game(&name, opts.game)?;
+    let selected = input::select_path(path, opts.encoding, opts.game, Some(stop.flag()))?;
+    decide_selected(&selected, opts)
 }
 
 /// Like [`decide_file`], and also the decided game written back annotated

@@ -13,6 +13,8 @@ use crate::record::Encoding;
 use crate::report::scan::FindingLine;
 use crate::scan::{Config, Panicked, Row, Sink, Source, Summary};
 
+use super::Stop;
+
 /// How to scan. The default: every core, the scan's default options, every
 /// finding, symbolic links in directories not followed.
 #[derive(Clone, Copy, Debug)]
@@ -82,9 +84,18 @@ fn ended(e: &io::Error) -> Diagnostic {
     }
 }
 
-/// The findings of a scan, in input order. Dropping it early stops the scan.
+/// The findings of a scan, in input order. Dropping it early stops the
+/// scan (its workers within the task they are on), as does
+/// [`Findings::stopper`]'s [`Stop::stop`].
 pub struct Findings {
     inner: Inner,
+    stop: Stop,
+}
+
+impl Drop for Findings {
+    fn drop(&mut self) {
+        self.stop.stop();
+    }
 }
 
 enum Inner {
@@ -113,6 +124,8 @@ impl Iterator for Findings {
                         *summary = Some(s);
                         None
                     }
+                    // Stopped by the caller: the end, not an error.
+                    Some(Ok(Err(_))) if self.stop.is_stopped() => None,
                     Some(Ok(Err(e))) => Some(Err(ended(&e))),
                     Some(Err(_)) => Some(Err(Diagnostic::new("scan", None, "the scan failed"))),
                     None => None,
@@ -123,6 +136,13 @@ impl Iterator for Findings {
 }
 
 impl Findings {
+    /// A handle that stops the scan from another thread (the items after
+    /// it are what was found before, then the end): a consumer that is not
+    /// the iterating thread, or an interrupt.
+    pub fn stopper(&self) -> Stop {
+        self.stop.clone()
+    }
+
     /// Totals (games, plies, lines, findings by kind), once every item was
     /// taken; `None` before that, and after a scan that ended in an error.
     pub fn summary(&self) -> Option<&Summary> {
@@ -137,14 +157,15 @@ impl Findings {
 /// scan back instead of letting findings pile up; a dropped reader ends
 /// it), or into a vector. Skipped paths are not items.
 enum Items {
-    Channel(mpsc::SyncSender<ScanItem>),
+    /// The channel, and the iterator's [`Stop`] (set when it is dropped).
+    Channel(mpsc::SyncSender<ScanItem>, Stop),
     Vec(Vec<ScanItem>),
 }
 
 impl Items {
     fn send(&mut self, item: ScanItem) -> io::Result<()> {
         match self {
-            Items::Channel(tx) => tx
+            Items::Channel(tx, _) => tx
                 .send(item)
                 .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe)),
             Items::Vec(v) => {
@@ -163,14 +184,22 @@ impl Sink for Items {
     fn input_error(&mut self, d: &Diagnostic) -> io::Result<()> {
         self.send(Err(d.clone()))
     }
+
+    /// A dropped iterator receives nothing more: without this a scan with
+    /// no finding to send would run to the end of its input unread.
+    fn abandoned(&self) -> bool {
+        matches!(self, Items::Channel(_, stop) if stop.is_stopped())
+    }
 }
 
 /// Scans `source` on a thread of its own; its findings as they come.
 pub fn scan(source: Source, settings: &ScanSettings) -> Findings {
     let config = settings.config();
     let (tx, rx) = mpsc::sync_channel(1024);
+    let stop = Stop::default();
+    let sink_stop = stop.clone();
     let worker = std::thread::spawn(move || {
-        let mut sink = Items::Channel(tx);
+        let mut sink = Items::Channel(tx, sink_stop);
         crate::scan::run(source, &config, &mut sink)
     });
     Findings {
@@ -179,6 +208,7 @@ pub fn scan(source: Source, settings: &ScanSettings) -> Findings {
             worker: Some(worker),
             summary: None,
         },
+        stop,
     }
 }
 
@@ -239,7 +269,7 @@ pub fn scan_bytes(name: &str, bytes: &[u8], settings: &ScanSettings) -> Findings
     let result = crate::scan::run(source, &settings.config(), &mut items);
     let mut items = match items {
         Items::Vec(v) => v,
-        Items::Channel(_) => Vec::new(),
+        Items::Channel(..) => Vec::new(),
     };
     let summary = match result {
         Ok(s) => Some(s),
@@ -250,6 +280,7 @@ pub fn scan_bytes(name: &str, bytes: &[u8], settings: &ScanSettings) -> Findings
     };
     Findings {
         inner: Inner::Ready(items.into_iter(), summary),
+        stop: Stop::default(),
     }
 }
 

@@ -52,6 +52,10 @@ pub enum Kind {
     UnwinnableFlagFall,
     /// A resignation recorded where the opponent cannot mate.
     UnwinnableResignation,
+    /// The Result tag and the movetext's termination marker disagree: the
+    /// record states two results (`expected` is the Laws' result where
+    /// they ended the game, else none).
+    ResultTagMismatch,
     /// The recorded result is not the one the Laws give.
     ResultMismatch,
     /// Moves recorded after the game had ended.
@@ -83,6 +87,7 @@ impl Kind {
             Kind::UnwinnableFlagFall => "unwinnable-flag-fall",
             Kind::UnwinnableResignation => "unwinnable-resignation",
             Kind::ResultMismatch => "result-mismatch",
+            Kind::ResultTagMismatch => "result-tag-mismatch",
             Kind::MovesAfterEnd => "moves-after-end",
             Kind::EarlyDrawAgreement => "early-draw-agreement",
             Kind::NoMovesRecorded => "no-moves-recorded",
@@ -92,7 +97,10 @@ impl Kind {
     /// How much a finding of this kind matters.
     pub fn severity(self) -> Severity {
         match self {
-            Kind::ResultMismatch | Kind::IllegalMove | Kind::ParseError => Severity::Error,
+            Kind::ResultMismatch
+            | Kind::ResultTagMismatch
+            | Kind::IllegalMove
+            | Kind::ParseError => Severity::Error,
             Kind::EarlyDrawAgreement | Kind::MovesAfterEnd | Kind::NoMovesRecorded => {
                 Severity::Warning
             }
@@ -137,7 +145,9 @@ pub struct Finding {
     /// The move to write for a claim with a written move.
     pub mv: Option<String>,
     pub message: String,
-    /// For result-mismatch: the result recorded and the one the rules give.
+    /// For the result findings: the result recorded and the one the rules
+    /// give (none where the rules give none: a Result tag against its
+    /// marker in a game the rules did not end).
     pub recorded: Option<String>,
     pub expected: Option<String>,
 }
@@ -181,12 +191,26 @@ pub struct ScanOptions {
 }
 
 /// How the game ended by itself, and when.
-#[derive(Clone, Copy, Debug)]
-struct End {
-    ply: usize,
-    kind: Kind,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct End {
+    /// The ply of the ending (the position the rule ended the game in).
+    pub ply: usize,
+    /// The rule's finding kind (`checkmate`, `fivefold-repetition`, ...).
+    pub kind: Kind,
     /// The result the rules give: "1-0", "0-1" or "1/2-1/2".
-    result: &'static str,
+    pub result: &'static str,
+}
+
+/// What a game's scan knew besides its findings (the per-game table's
+/// facts): how far the replay went, the Laws' ending, who moved first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Outcome {
+    /// Plies replayed (up to an illegal or unreadable move).
+    pub plies: usize,
+    /// Where the Laws ended the game (the first ending), if they did.
+    pub end: Option<End>,
+    /// Black made the first move (a FEN with Black to move).
+    pub black_first: bool,
 }
 
 fn win_for(side: Side) -> &'static str {
@@ -199,9 +223,18 @@ fn win_for(side: Side) -> &'static str {
 /// Scans one record of either game: chess under the FIDE edition chosen,
 /// column draughts under its rulebook.
 pub fn scan_record(record: &GameRecord<'_>, opts: &ScanOptions) -> Vec<Finding> {
+    scan_record_outcome(record, opts).0
+}
+
+/// [`scan_record`] with the game's [`Outcome`] (the same one pass).
+pub fn scan_record_outcome(record: &GameRecord<'_>, opts: &ScanOptions) -> (Vec<Finding>, Outcome) {
     let work = ScanWith { record, opts };
-    crate::game::dispatch_record(record, opts.game_type, opts.column_rules, work)
-        .unwrap_or_else(|(offset, message)| vec![error(Kind::ParseError, 0, offset, message)])
+    crate::game::dispatch_record(record, opts.game_type, opts.column_rules, work).unwrap_or_else(
+        |(offset, message)| {
+            let e = error(Kind::ParseError, 0, offset, message);
+            (vec![e], Outcome::default())
+        },
+    )
 }
 
 /// One record, scanned by the engine of its game.
@@ -211,8 +244,8 @@ struct ScanWith<'a, 'r> {
 }
 
 impl crate::game::WithGame for ScanWith<'_, '_> {
-    type Output = Vec<Finding>;
-    fn with<G: Game>(self, variant: G::Variant) -> Vec<Finding> {
+    type Output = (Vec<Finding>, Outcome);
+    fn with<G: Game>(self, variant: G::Variant) -> (Vec<Finding>, Outcome) {
         let rules = rulebook_of::<G>(self.record, self.opts.rules);
         scan_game::<G>(self.record, &rules, self.opts, variant)
     }
@@ -229,15 +262,23 @@ pub fn rulebook_of<G: Game>(record: &GameRecord<'_>, choice: RulesChoice) -> Rul
 
 /// Scans one game. A game that cannot be replayed gives only its error: no
 /// other finding is made from a game the tool did not fully understand.
+/// Returns the findings and the game's [`Outcome`].
 pub fn scan_game<G: Game>(
     record: &GameRecord<'_>,
     rules: &Rulebook,
     opts: &ScanOptions,
     variant: G::Variant,
-) -> Vec<Finding> {
+) -> (Vec<Finding>, Outcome) {
     let start = match G::start_without_notes(record, variant) {
         Ok(s) => s,
-        Err((offset, message)) => return vec![error(Kind::ParseError, 0, offset, message)],
+        Err((offset, message)) => {
+            let e = error(Kind::ParseError, 0, offset, message);
+            return (vec![e], Outcome::default());
+        }
+    };
+    let mut outcome = Outcome {
+        black_first: G::side_to_move(&start) == Side::Black,
+        ..Outcome::default()
     };
     let n = record.moves.len();
     let mut pos = start.clone();
@@ -260,7 +301,11 @@ pub fn scan_game<G: Game>(
             Some(m) => m,
             None => match G::parse_recorded(&pos, tok.text) {
                 Ok(m) => m,
-                Err(e) => return vec![move_error::<G>(&pos, p, tok.offset, tok.text, e)],
+                Err(e) => {
+                    outcome.plies = p;
+                    let e = move_error::<G>(&pos, p, tok.offset, tok.text, e);
+                    return (vec![e], outcome);
+                }
             },
         };
         hash = scan.play(&mut pos, m, hash);
@@ -286,7 +331,9 @@ pub fn scan_game<G: Game>(
         &mut out,
     );
     out.sort_by_key(|f| (f.ply, f.kind));
-    out
+    outcome.plies = n;
+    outcome.end = end;
+    (out, outcome)
 }
 
 /// A recorded move that cannot be read or played.
@@ -491,6 +538,52 @@ mod tests {
             !claims.is_empty() && claims.iter().all(|&p| p < end),
             "{claims:?} vs {end}"
         );
+    }
+
+    /// (kind, recorded, expected) of every finding.
+    fn results(pgn: &str) -> Vec<(Kind, Option<String>, Option<String>)> {
+        let mut reader = Reader::new(pgn.as_bytes(), Encoding::Utf8);
+        let Some(Ok(record)) = reader.next_game() else {
+            panic!("the test record does not read");
+        };
+        scan_record(&record, &ScanOptions::default())
+            .into_iter()
+            .map(|f| (f.kind, f.recorded, f.expected))
+            .collect()
+    }
+
+    #[test]
+    fn expected_is_the_laws_result_never_the_marker() {
+        let s = |x: &str| Some(x.to_owned());
+        // Issue 40.1: Black mated; the tag says 0-1, the marker 1-0. The
+        // Laws give 0-1; the tag against its marker is its own finding.
+        for marker in ["1-0", "1/2-1/2", "*"] {
+            let pgn = format!("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# {marker}\n");
+            assert_eq!(
+                results(&pgn),
+                vec![
+                    (Kind::Checkmate, None, None),
+                    (Kind::ResultTagMismatch, s("0-1"), s("0-1")),
+                ],
+                "{marker}"
+            );
+        }
+        // The tag is the wrong one: both findings, each giving the Laws' 0-1.
+        assert_eq!(
+            results("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"),
+            vec![
+                (Kind::Checkmate, None, None),
+                (Kind::ResultTagMismatch, s("1-0"), s("0-1")),
+                (Kind::ResultMismatch, s("1-0"), s("0-1")),
+            ]
+        );
+        // A game the Laws did not end: no expected result at all.
+        assert_eq!(
+            results("[Result \"1-0\"]\n\n1. d4 d5 0-1\n"),
+            vec![(Kind::ResultTagMismatch, s("1-0"), None)]
+        );
+        assert_eq!(Kind::ResultTagMismatch.name(), "result-tag-mismatch");
+        assert_eq!(Kind::ResultTagMismatch.severity(), Severity::Error);
     }
 
     #[test]

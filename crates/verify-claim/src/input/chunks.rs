@@ -45,6 +45,25 @@ pub struct Skipped {
     pub lines: u32,
 }
 
+/// The error of a stretch longer than [`Chunker::max_stretch`] with no
+/// game start: not a record of games, not a failed read.
+#[derive(Debug)]
+pub struct NoGameStart {
+    pub limit: u64,
+}
+
+impl std::fmt::Display for NoGameStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no game starts in {} MiB from here (a game starts at a tag line after a blank line): not a record of games (binary data?); not read further",
+            self.limit >> 20
+        )
+    }
+}
+
+impl std::error::Error for NoGameStart {}
+
 /// Whether a game starts at `bytes[i]`, where `bytes` is a window of a larger
 /// input and `at_input_start` says whether `bytes[0]` is the input's first
 /// byte. The answer depends only on the input's bytes from `LOOK_BACK`
@@ -119,6 +138,9 @@ pub struct Chunker<R: Read> {
     size: usize,
     /// A game longer than this is skipped ([`MAX_GAME`] unless told).
     max_game: usize,
+    /// A stretch with no game start longer than this ends the reading
+    /// with an error (claim mode); `None`: skipped however long (the scan).
+    max_stretch: Option<u64>,
     carry: Vec<u8>,
     eof: bool,
     /// A read error, given after the bytes read before it.
@@ -136,6 +158,7 @@ impl<R: Read> Chunker<R> {
             inner,
             size: size.max(1),
             max_game: MAX_GAME,
+            max_stretch: None,
             carry: Vec::new(),
             eof: false,
             failed: None,
@@ -146,6 +169,15 @@ impl<R: Read> Chunker<R> {
     /// (claim mode's bound).
     pub fn max_game(mut self, max_game: usize) -> Chunker<R> {
         self.max_game = max_game.max(1);
+        self
+    }
+
+    /// Gives up, with an `InvalidData` error, when `max_stretch` bytes
+    /// have gone by with no game start (claim mode: `/dev/urandom` or any
+    /// endless input that is no record ends, placed, within seconds, where
+    /// it must otherwise be read to its end to count its games).
+    pub fn max_stretch(mut self, max_stretch: u64) -> Chunker<R> {
+        self.max_stretch = Some(max_stretch);
         self
     }
 
@@ -245,6 +277,15 @@ impl<R: Read> Chunker<R> {
             let from = searched.max(LOOK_BACK.min(buf.len())).max(1);
             // `buf` no longer starts the input (the game was over MAX_GAME).
             let found = first_start_in_window(&buf, from, to, false);
+            if let Some(max) = self.max_stretch
+                && found.is_none()
+                && skipped + buf.len() as u64 > max
+            {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    NoGameStart { limit: max },
+                ));
+            }
             if found.is_some() || self.eof {
                 let end = found.unwrap_or(buf.len());
                 counter.add(&buf[..end]);
@@ -326,6 +367,36 @@ mod tests {
         let i = text.len() - 11;
         assert!(boundary::is_game_start(&text, i));
         assert!(!starts_game_in_window(&text[3..], i - 3, false));
+    }
+
+    /// Bytes with no game start, endless; counts what was read.
+    struct Endless<'a>(&'a mut u64);
+
+    impl Read for Endless<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            // Stop a run that would never end without the bound.
+            if *self.0 > 1 << 30 {
+                return Ok(0);
+            }
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = b"[x\n\n\0\xff"[i % 6];
+            }
+            *self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn a_stretch_with_no_game_start_ends_the_reading_when_bounded() {
+        let mut read = 0;
+        let mut c = Chunker::with_size(Endless(&mut read), 1 << 16)
+            .max_game(1 << 20)
+            .max_stretch(4 << 20);
+        let e = c.next_chunk().expect_err("the stretch is refused");
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(e.to_string().starts_with("no game starts in 4 MiB"), "{e}");
+        drop(c);
+        assert!(read < 5 << 20, "{read}");
     }
 
     #[test]

@@ -150,6 +150,11 @@ impl Selected {
 /// (the scan reads games of any length in bounded memory).
 pub const MAX_CLAIM_GAME: usize = 16 << 20;
 pub const MAX_CLAIM_PLIES: usize = 1_000_000;
+/// Claim mode reads no further than this with no game start: an input
+/// that gives none (binary data, `/dev/urandom`) is an error at the start
+/// of that stretch, within seconds, where every game must otherwise be
+/// read to count them.
+pub const MAX_CLAIM_STRETCH: u64 = 64 << 20;
 
 /// Games listed in the "choose one" message, at most.
 const LISTED: usize = 100;
@@ -163,10 +168,53 @@ pub fn select(
     encoding: Encoding,
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
-    let name = if path == "-" { "<stdin>" } else { path };
+    select_path(std::path::Path::new(path), encoding, wanted, None)
+}
+
+/// [`select`] for any path (a name that is not UTF-8 is shown with `\xHH`,
+/// as [`walk::display_name`] shows it); reading stops, as a read error,
+/// once `stop` is set (the Python binding's Ctrl-C).
+pub fn select_path(
+    path: &std::path::Path,
+    encoding: Encoding,
+    wanted: Option<usize>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Selected, Diagnostic> {
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        walk::display_name(path)
+    };
     let reader =
-        open::open(path).map_err(|e| Diagnostic::new(name, None, format!("cannot read: {e}")))?;
-    select_from(name, reader, encoding, wanted)
+        open::open(path).map_err(|e| Diagnostic::new(&name, None, format!("cannot read: {e}")))?;
+    select_from(
+        &name,
+        Stoppable {
+            inner: reader,
+            stop,
+        },
+        encoding,
+        wanted,
+    )
+}
+
+/// A reader that fails once `stop` is set.
+struct Stoppable<'a, R> {
+    inner: R,
+    stop: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl<R: Read> Read for Stoppable<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            // Not `Interrupted`, which readers retry.
+            return Err(std::io::Error::other("stopped"));
+        }
+        self.inner.read(buf)
+    }
 }
 
 /// [`select`] from any reader of a record's bytes, named `name` in
@@ -183,7 +231,9 @@ pub fn select_from<R: Read>(
     wanted: Option<usize>,
 ) -> Result<Selected, Diagnostic> {
     let name = name.to_owned();
-    let mut chunker = chunks::Chunker::new(reader).max_game(MAX_CLAIM_GAME);
+    let mut chunker = chunks::Chunker::new(reader)
+        .max_game(MAX_CLAIM_GAME)
+        .max_stretch(MAX_CLAIM_STRETCH);
     let mut base = START;
     let mut total = 0;
     let mut first: Option<Selected> = None;
@@ -195,11 +245,14 @@ pub fn select_from<R: Read>(
             Ok(Some(c)) => c,
             Ok(None) => break,
             Err(e) => {
-                return Err(Diagnostic::new(
-                    &name,
-                    Some(base),
-                    format!("cannot read: {e}"),
-                ));
+                // A stretch with no game start is no read error: said as it is.
+                let no_start = e.get_ref().is_some_and(|x| x.is::<chunks::NoGameStart>());
+                let message = if no_start {
+                    e.to_string()
+                } else {
+                    format!("cannot read: {e}")
+                };
+                return Err(Diagnostic::new(&name, Some(base), message));
             }
         };
         if let Some(skipped) = chunk.too_large {

@@ -116,6 +116,9 @@ pub struct Reader<'a> {
     spare: (Vec<Tag<'a>>, Vec<MoveToken<'a>>),
     /// No CR anywhere in the input: LF alone ends a line.
     lf_only: bool,
+    /// Where the last game read began, and the moves read in it before its
+    /// error (0 for an error in the tags): [`Reader::last_game`].
+    last: (usize, usize),
 }
 
 /// Internal results: the error boxed, so that the common path returns in
@@ -144,7 +147,15 @@ impl<'a> Reader<'a> {
             text_from: 0,
             spare: (Vec::new(), Vec::with_capacity(128)),
             lf_only: !has_cr,
+            last: (0, 0),
         }
+    }
+
+    /// The offset where the last game returned by [`Reader::next_game`]
+    /// began, and, when it was an error, the moves read before the error
+    /// (the per-game table's `line` and `error_ply` of an unreadable game).
+    pub fn last_game(&self) -> (usize, usize) {
+        self.last
     }
 
     /// Hands a game's vectors back for the next game (saves allocations in
@@ -169,6 +180,7 @@ impl<'a> Reader<'a> {
                 return None;
             }
             let start = self.pos;
+            self.last = (start, 0);
             match self.read_game(start) {
                 Ok(g) if g.tags.is_empty() && g.moves.is_empty() && g.result.is_none() => {
                     self.recycle(g);
@@ -265,7 +277,11 @@ impl<'a> Reader<'a> {
                 break;
             }
         }
-        self.read_movetext(&mut game)?;
+        if let Err(e) = self.read_movetext(&mut game) {
+            self.last.1 = game.moves.len();
+            self.recycle(game);
+            return Err(e);
+        }
         Ok(game)
     }
 

@@ -153,7 +153,7 @@ impl Printer for Html {
     fn needs(&self) -> Needs {
         Needs {
             boards: true,
-            chunk: None,
+            ..Needs::default()
         }
     }
 

@@ -9,6 +9,7 @@
 
 pub mod clocks;
 pub mod diagrams;
+pub mod games;
 pub mod html;
 pub mod html_scan;
 pub mod json;

@@ -274,6 +274,7 @@ impl Printer for Pgn {
         Needs {
             boards: false,
             chunk: Some(self.hook.clone()),
+            ..Needs::default()
         }
     }
 

@@ -221,7 +221,7 @@ impl Default for Csv {
 /// Writes one field, quoted (quotes doubled) when it holds a comma, a
 /// quote or a line end; control characters shown escaped, and a cell a
 /// spreadsheet would take for a formula made text (`escape::csv_cell`).
-fn csv_field(out: &mut dyn Write, s: &str) -> io::Result<()> {
+pub(crate) fn csv_field(out: &mut dyn Write, s: &str) -> io::Result<()> {
     let s = escape::text(s);
     let s = &*escape::csv_cell(&s);
     if s.contains([',', '"', '\n', '\r']) {

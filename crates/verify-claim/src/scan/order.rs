@@ -2,7 +2,7 @@
 //! and lines numbered (the one place they are), and handed to the sink.
 
 use super::handoff::{Handoff, Taken};
-use super::{Panicked, Placed, Row, Sink, Summary, Work, error_at};
+use super::{Draft, Panicked, Placed, Row, Sink, Summary, Work, error_at};
 use crate::claims::scan::Severity;
 use crate::diag::{Diagnostic, Place};
 use crate::output::writing;
@@ -67,6 +67,9 @@ impl Order {
                 self.print(work, sink).map_err(writing)?;
                 let (done, total) = progress();
                 sink.progress(done, total);
+                if sink.abandoned() {
+                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                }
             }
         }
     }
@@ -111,8 +114,12 @@ impl Order {
                 );
                 // The first game not read, where the text not read begins
                 // (the previous chunk ended at a game start, at a line start).
-                let unread = error_at(1, Place { line: 1, col: 1 }, 0, message);
-                self.findings(&file, 0, vec![unread], sink)
+                let start = Place { line: 1, col: 1 };
+                let row = Draft::unreadable(1, 1, start, message.clone(), None);
+                let unread = error_at(1, start, 0, message);
+                let base = (self.games_before, self.lines_before);
+                self.findings(&file, 0, vec![unread], sink)?;
+                hand_rows(&file, base, vec![row], sink)
             }
             Work::Chunk {
                 input,
@@ -122,13 +129,16 @@ impl Order {
                 text_bytes,
                 lines,
                 findings,
+                rows,
                 text,
             } => {
                 self.start_input(input);
                 if self.unread == Some(input) {
                     return Ok(());
                 }
+                let base = (self.games_before, self.lines_before);
                 self.findings(&file, lines, findings, sink)?;
+                hand_rows(&file, base, rows, sink)?;
                 if let Some(t) = text {
                     sink.chunk_text(&t)?;
                 }
@@ -182,4 +192,19 @@ impl Order {
         self.lines_before += lines;
         Ok(())
     }
+}
+
+/// Hands over a chunk's game rows, after its findings, numbered in the
+/// input: `base`, the games and lines before the chunk.
+fn hand_rows(
+    file: &str,
+    base: (usize, u32),
+    rows: Vec<Draft>,
+    sink: &mut dyn Sink,
+) -> io::Result<()> {
+    for mut r in rows {
+        r.moved(base.0, base.1);
+        sink.game(&r.placed(file))?;
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@
 use std::io;
 use std::sync::Arc;
 
+use super::GameLine;
 use crate::claims::scan::{Finding, Kind};
 use crate::diag::{Diagnostic, Place};
 use crate::record::Encoding;
@@ -81,6 +82,8 @@ pub struct Needs {
     /// Called by a worker on each chunk it analysed; what it returns goes
     /// to [`Sink::chunk_text`] in input order (the PGN written back).
     pub chunk: Option<Arc<dyn ChunkHook>>,
+    /// Each game's row of the per-game table, to [`Sink::game`].
+    pub games: bool,
 }
 
 /// A sink's per-chunk work, done on the workers (Send + Sync: one for all).
@@ -111,11 +114,25 @@ pub trait Sink {
         let _ = (file, message);
         Ok(())
     }
+    /// One game's row of the per-game table ([`Needs::games`]), every
+    /// game of the input in order, after the game's findings.
+    fn game(&mut self, game: &GameLine) -> io::Result<()> {
+        let _ = game;
+        Ok(())
+    }
     /// What [`Needs::chunk`]'s hook made of a chunk.
     fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
         let _ = text;
         Ok(())
     }
+    /// Whether whoever takes the results is gone (the library's iterator
+    /// was dropped, or told to stop): the scan then stops as after an
+    /// output error (a closed pipe), within the task its workers are on.
+    /// Asked after each task.
+    fn abandoned(&self) -> bool {
+        false
+    }
+
     /// Bytes read so far of `total` (0: unknown), after each task.
     fn progress(&mut self, done: u64, total: u64) {
         let _ = (done, total);
@@ -150,6 +167,13 @@ macro_rules! forward_sink {
             }
             fn chunk_text(&mut self, text: &[u8]) -> io::Result<()> {
                 (**self).chunk_text(text)
+            }
+            fn abandoned(&self) -> bool {
+                (**self).abandoned()
+            }
+
+            fn game(&mut self, game: &GameLine) -> io::Result<()> {
+                (**self).game(game)
             }
             fn progress(&mut self, done: u64, total: u64) {
                 (**self).progress(done, total)

@@ -332,6 +332,7 @@ impl Worker {
                         text_bytes: 0,
                         lines: 0,
                         findings: Vec::new(),
+                        rows: Vec::new(),
                         text: None,
                     };
                 }
@@ -348,21 +349,22 @@ impl Worker {
                 }
             }
         };
-        let (games, plies, lines, findings) = analyse_chunk(&chunk, &self.analysis(), game);
+        let a = analyse_chunk(&chunk, &self.analysis(), game);
         let text_bytes = chunk.bytes.len() as u64;
         let text = (self.needs.chunk.as_ref())
-            .map(|hook| hook.chunk(&chunk.bytes, self.encoding, &findings));
+            .map(|hook| hook.chunk(&chunk.bytes, self.encoding, &a.findings));
         if chunk.bytes.capacity() <= KEEP {
             self.buffers.bytes = chunk.bytes;
         }
         Work::Chunk {
             input,
             file,
-            games,
-            plies,
+            games: a.games,
+            plies: a.plies,
             text_bytes,
-            lines,
-            findings,
+            lines: a.lines,
+            findings: a.findings,
+            rows: a.rows,
             text,
         }
     }
@@ -374,6 +376,7 @@ impl Worker {
             options: &self.options,
             stop: &self.stop,
             boards: self.needs.boards,
+            games: self.needs.games,
             panic_on: self.panic_on.as_deref(),
         }
     }
@@ -393,6 +396,7 @@ impl Worker {
             .fetch_add(frames.run_len(run), Ordering::Relaxed);
         let (mut games, mut plies, mut lines, mut text_bytes) = (0, 0, 0, 0);
         let mut findings = Vec::new();
+        let mut rows = Vec::new();
         let mut text = self.needs.chunk.as_ref().map(|_| Vec::new());
         let mut reader = frames.reader(run);
         let mut error = None;
@@ -406,7 +410,8 @@ impl Worker {
                 }
             };
             *game = games;
-            let (g, p, l, mut f) = analyse_chunk(&chunk, &self.analysis(), game);
+            let a = analyse_chunk(&chunk, &self.analysis(), game);
+            let (g, p, l, mut f) = (a.games, a.plies, a.lines, a.findings);
             if let (Some(hook), Some(t)) = (self.needs.chunk.as_ref(), text.as_mut()) {
                 t.extend(hook.chunk(&chunk.bytes, self.encoding, &f));
             }
@@ -415,6 +420,10 @@ impl Worker {
                 x.place.line += lines;
             }
             findings.extend(f);
+            rows.extend(a.rows.into_iter().map(|mut r| {
+                r.moved(games, lines);
+                r
+            }));
             (games, plies, lines) = (games + g, plies + p, lines + l);
             text_bytes += chunk.bytes.len() as u64;
         }
@@ -426,6 +435,7 @@ impl Worker {
             text_bytes,
             lines,
             findings,
+            rows,
             text,
         };
         match error {

@@ -21,6 +21,9 @@ pub struct SheetClaim {
     pub depends_on_reading: bool,
     /// Each other reading decided: (its index in the readings, valid).
     pub verdicts: Vec<(usize, bool)>,
+    /// The record decided: the best reading as PGN, a comment at each
+    /// repair (without the written move when it was taken from a sheet).
+    pub record: String,
     /// The written move taken from the claimant's sheet (one move more
     /// than the opponent's, 9.2.1), when no `--move` was given.
     pub written_from_sheet: Option<String>,
@@ -42,7 +45,7 @@ pub fn decide_sheets(
         && best.recorded.iter().max() == Some(&best.moves.len())
         && best.recorded.iter().min() == Some(&(best.moves.len().saturating_sub(1)))
         && best.recorded[0] != best.recorded[1];
-    let decide_one = |i: usize| -> Result<ClaimReport, Diagnostic> {
+    let decide_one = |i: usize| -> Result<(ClaimReport, String), Diagnostic> {
         let r = &rec.readings[i];
         let mut o = opts.clone();
         let mut reading = rec.clone();
@@ -52,15 +55,16 @@ pub fn decide_sheets(
         }
         o.game = None;
         o.game_type = Some(rec.game_type);
-        let pgn = reading.reading_pgn(i, false);
-        crate::decide(name, pgn.as_bytes(), &o).map_err(|mut d| {
+        let pgn = reading.reading_pgn(i, true);
+        let report = crate::decide(name, pgn.as_bytes(), &o).map_err(|mut d| {
             // A place in the record written from the reading would point
             // at nothing the user has.
             d.place = None;
             d
-        })
+        })?;
+        Ok((report, pgn))
     };
-    let report = decide_one(0)?;
+    let (report, record) = decide_one(0)?;
     let mut verdicts = Vec::new();
     for i in 1..rec.readings.len() {
         // As good as the best: no more repairs, and none dearer (a reading
@@ -70,7 +74,7 @@ pub fn decide_sheets(
         if r.repairs.len() > best.repairs.len() || r.cost > best.cost {
             continue;
         }
-        if let Ok(r) = decide_one(i) {
+        if let Ok((r, _)) = decide_one(i) {
             verdicts.push((i, r.verdict.valid));
         }
     }
@@ -80,6 +84,7 @@ pub fn decide_sheets(
         report,
         depends_on_reading: depends,
         verdicts,
+        record,
         reconstruction: rec,
     })
 }
@@ -104,6 +109,24 @@ impl SheetClaim {
             map.insert("valid".into(), json!(self.report.verdict.valid));
         }
         v
+    }
+
+    /// `claim --sheet ... --format pgn`: the record decided, with the
+    /// verdict as a tag and comments (as `claim --format pgn` writes a
+    /// record) and a comment at each repair.
+    pub fn to_pgn(&self) -> String {
+        let bytes = self.record.as_bytes();
+        let annotated =
+            crate::input::select_from(&self.report.file, bytes, crate::Encoding::Utf8, Some(1))
+                .and_then(|sel| {
+                    let record = sel.record()?;
+                    let a = crate::report::pgn::claim_annotation(&self.report);
+                    Ok(crate::report::pgn::annotate_game(bytes, &record, &a))
+                });
+        match annotated {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(_) => self.record.clone(),
+        }
     }
 
     /// The claim's text, then the reading: repairs, discrepancies, and the

@@ -45,13 +45,7 @@ pub(super) fn check_result<G: Game>(
     if let (Some(t), Some(m)) = (tag, marker)
         && normal_result(t) != normal_result(m)
     {
-        out.push(mismatch(
-            n,
-            end_offset,
-            t,
-            m,
-            format!("the Result tag says {t} but the movetext ends with {m}"),
-        ));
+        out.push(tag_mismatch(n, end_offset, t, m, end));
     }
     let recorded = tag.or(marker);
     let Some(recorded_norm) = recorded.and_then(normal_result) else {
@@ -90,6 +84,23 @@ pub(super) fn check_result<G: Game>(
             return;
         }
         early_agreement::<G>(final_pos, min, n, recorded, authority, end_offset, out);
+    }
+}
+
+/// A Result tag that disagrees with the movetext's own termination marker:
+/// `recorded` is the tag (the result the scan checks against the Laws),
+/// `expected` the Laws' result where they ended the game (never the marker,
+/// which is only another statement of the record), else none.
+fn tag_mismatch(n: usize, offset: usize, tag: &str, marker: &str, end: Option<End>) -> Finding {
+    let mut message = format!("the Result tag says {tag} but the movetext ends with {marker}");
+    if let Some(e) = end {
+        let how = e.kind.name().replace('-', " ");
+        message.push_str(&format!("; the game ended by {how}: {}", e.result));
+    }
+    Finding {
+        recorded: Some(tag.to_owned()),
+        expected: end.map(|e| e.result.to_owned()),
+        ..info(Kind::ResultTagMismatch, n, offset, None, None, message)
     }
 }
 

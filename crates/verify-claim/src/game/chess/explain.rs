@@ -94,8 +94,13 @@ pub(super) fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
             let mut reach: Vec<Square> = Vec::new();
             for from in ours {
                 let hits = if role == Role::Pawn {
-                    let push = attacks::pawn_attacks(us, from) | pawn_pushes(us, from, occupied);
-                    push.contains(to)
+                    // A pawn goes straight without a capture mark, and
+                    // diagonally with one (the mark's slips are said below).
+                    if san_capture(san) {
+                        attacks::pawn_attacks(us, from).contains(to)
+                    } else {
+                        pawn_pushes(us, from, occupied).contains(to)
+                    }
                 } else {
                     attacks::attacks(from, role.of(us), occupied).contains(to) && !own.contains(to)
                 };
@@ -106,6 +111,11 @@ pub(super) fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
             let squares: Vec<String> = ours.into_iter().map(|s| s.to_string()).collect();
             if let Some(why) = capture_mark_mismatch(pos, san, text)
                 && !reach.is_empty()
+            {
+                return why;
+            }
+            if reach.is_empty()
+                && let Some(why) = pawn_across_without_mark(pos, san, text)
             {
                 return why;
             }
@@ -143,6 +153,40 @@ pub(super) fn explain_illegal(pos: &Chess, san: San, text: &str) -> String {
         }
         _ => format!("'{text}' is not a legal move"),
     }
+}
+
+fn san_capture(san: San) -> bool {
+    matches!(san, San::Normal { capture: true, .. })
+}
+
+/// A pawn move to another file written without a capture mark (`bc6`):
+/// a pawn changes file only by capturing, so the true reason is the
+/// missing mark (with a piece to take: write `bxc6`) or the empty square.
+fn pawn_across_without_mark(pos: &Chess, san: San, text: &str) -> Option<String> {
+    let San::Normal {
+        role: Role::Pawn,
+        file: Some(file),
+        capture: false,
+        to,
+        ..
+    } = san
+    else {
+        return None;
+    };
+    let us = pos.turn();
+    let from = (pos.board().by_piece(Role::Pawn.of(us)) & shakmaty::Bitboard::from_file(file))
+        .into_iter()
+        .find(|&from| attacks::pawn_attacks(us, from).contains(to))?;
+    let en_passant = pos.ep_square(EnPassantMode::Legal) == Some(to);
+    Some(if pos.them().contains(to) || en_passant {
+        format!(
+            "'{text}' is illegal: it has no capture mark (x), but the pawn on {from} can reach {to} only by capturing (write {file}x{to})"
+        )
+    } else {
+        format!(
+            "'{text}' is illegal: a pawn changes file only by capturing, and {to} is empty (the pawn on {from} cannot go there)"
+        )
+    })
 }
 
 fn san_promotion(san: San) -> Option<Role> {
@@ -259,6 +303,38 @@ mod tests {
         // Black's king on g7, Black's knight on g8 (TWIC, game 3, ply 111).
         let m = refused("6n1/6k1/8/8/8/8/8/4K3 b - - 0 1", "Kg8");
         assert_eq!(m, "'Kg8' is illegal: g8 holds Black's own knight");
+    }
+
+    #[test]
+    fn a_pawn_capture_written_without_the_x_says_so() {
+        // Issue 40.10: White's pawn on b5, Black's knight on c6.
+        let fen = "4k3/8/2n5/1P6/8/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            refused(fen, "bc6"),
+            "'bc6' is illegal: it has no capture mark (x), but the pawn on b5 can reach c6 only by capturing (write bxc6)"
+        );
+        // Nothing to take there: the pawn cannot go to another file.
+        let fen = "4k3/8/8/1P6/8/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            refused(fen, "bc6"),
+            "'bc6' is illegal: a pawn changes file only by capturing, and c6 is empty (the pawn on b5 cannot go there)"
+        );
+        // A pawn push onto an occupied square is not a check on the king:
+        // the pawn on b5 that could take on c6 is not the one written.
+        let fen = "4k3/8/2n5/1PP5/8/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            refused(fen, "c6"),
+            "'c6' is illegal: no White pawn can move to c6 (pawns on b5, c5)"
+        );
+        // En passant without the x.
+        let fen = "4k3/8/8/1Pp5/8/8/8/4K3 w - c6 0 2";
+        assert!(refused(fen, "bc6").contains("(write bxc6)"));
+        // A pinned pawn's capture is still a check on its king.
+        let fen = "1r2k3/8/2n5/1P6/8/8/8/1K6 w - - 0 1";
+        assert_eq!(
+            refused(fen, "bxc6"),
+            "'bxc6' is illegal: the pawn on b5 would leave White's king in check"
+        );
     }
 
     #[test]
