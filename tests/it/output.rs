@@ -477,7 +477,6 @@ fn man_writes_a_page_per_subcommand_with_examples_and_exit_status() {
         "scan",
         "watch",
         "desk",
-        "reconstruct",
         "check-position",
         "perft",
         "completions",
