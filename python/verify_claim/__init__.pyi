@@ -1,6 +1,8 @@
 import os
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union
 
+from typing_extensions import NotRequired
+
 from ._errors import InputError as InputError
 
 __version__: str
@@ -71,11 +73,7 @@ class Clocks(TypedDict):
     black: Optional[ClockReading]
     source: str
 
-class _ClaimClocks(TypedDict, total=False):
-    # Only when the record has [%clk] comments.
-    clocks: Clocks
-
-class ClaimResult(_ClaimClocks):
+class ClaimResult(TypedDict):
     """``verify-claim claim --format json`` (see the README's "JSON output")."""
     file: str
     game: int
@@ -101,6 +99,8 @@ class ClaimResult(_ClaimClocks):
     notes: List[str]
     encoding: str
     not_checked: List[str]
+    # Only when the record has [%clk] comments.
+    clocks: NotRequired[Clocks]
 
 class Repair(TypedDict):
     """A box not read as written."""
