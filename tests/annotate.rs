@@ -2,7 +2,7 @@
 //! a tag and comments, everything else byte for byte; read back by
 //! python-chess (same moves, the comments at the finding plies).
 
-mod common;
+use crate::common;
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -184,7 +184,7 @@ fn python_chess_reads_the_annotated_games() {
     assert_eq!(games[0]["plies"], serde_json::json!([0, 3, 4, 7]));
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     scan_writes_the_archive_back_with_the_findings,
     claim_writes_the_game_back_with_the_verdict,
     python_chess_reads_the_annotated_games: [ORACLE],

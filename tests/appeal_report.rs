@@ -2,7 +2,7 @@
 //! headless Chromium to A4 and read back page by page. Without Chromium or
 //! poppler-utils these tests show as ignored (CI installs both).
 
-mod common;
+use crate::common;
 
 use common::harness::SHARED;
 use common::printed::{PRINTING, Printed, print};
@@ -282,7 +282,7 @@ fn the_readmes_print_command_prints() {
     assert!(bytes.starts_with(b"%PDF"));
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     the_readmes_print_command_prints: [PRINTING],
     helpmates_an_arbiter_can_follow,
     occurrence_labels_only_on_the_positions_counted: [PRINTING, SHARED],

@@ -2,7 +2,7 @@
 //! completion scripts a shell accepts, a man page `man` renders. Without
 //! `man` its test shows as ignored (tests/common/harness.rs).
 
-mod common;
+use crate::common;
 
 use common::harness::Need;
 use std::process::{Command, Stdio};
@@ -132,7 +132,7 @@ fn man_renders_the_page() {
     }
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     help_lists_every_subcommand,
     a_file_is_a_claim_and_claim_names_it_too,
     a_missing_file_is_an_error_with_its_name,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 
 const BIN: &str = env!("CARGO_BIN_EXE_verify-claim");
 const SUBCOMMANDS: &[&str] = &[
@@ -256,17 +256,16 @@ fn check(shell: &'static str) -> Result<(), Failed> {
     }
 }
 
-fn main() {
-    let args = Arguments::from_args();
-    let trials = ["bash", "zsh", "fish"]
+/// One trial per shell, ignored where the shell is not installed.
+pub fn trials() -> Vec<Trial> {
+    ["bash", "zsh", "fish"]
         .into_iter()
         .map(|shell| {
             Trial::test(
-                format!("{shell}_completes_every_option_and_value"),
+                format!("completions::{shell}_completes_every_option_and_value"),
                 move || check(shell),
             )
             .with_ignored_flag(!installed(shell))
         })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+        .collect()
 }

@@ -8,7 +8,7 @@
 //! stderr), unless `VERIFY_CLAIM_REQUIRE_ORACLE=1` (CI), where they fail;
 //! the checks of the pages' text run everywhere.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -499,7 +499,7 @@ fn scan_report_draws_automatic_ends_when_asked() {
     assert_eq!(page(&["--all-diagrams"]), 1, "with --all-diagrams");
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     scan_report_draws_automatic_ends_when_asked,
     claim_report_coordinates_are_readable_on_a4,
     claim_reports_render: [CHROMIUM],

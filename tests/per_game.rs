@@ -3,7 +3,7 @@
 //! endings and clocks against python-chess (tests/per_game_oracle.py) on
 //! the shared lichess and TWIC files; the malformed files' errors as rows.
 
-mod common;
+use crate::common;
 
 use common::harness::{ORACLE, SHARED};
 use serde_json::Value;
@@ -316,7 +316,7 @@ fn rows_agree_with_python_chess() {
     );
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     every_game_is_a_row_in_input_order,
     the_per_game_table_is_jsonl_or_csv,
     the_rows_are_the_same_however_the_input_is_cut: [SHARED],

@@ -4,7 +4,7 @@
 //! archives without termination markers, truncated compressed files, and
 //! scans that find nothing.
 
-mod common;
+use crate::common;
 
 use common::games_scanned;
 
@@ -436,7 +436,7 @@ const MKFIFO: Need = Need {
     },
 };
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     a_closed_pipe_stops_the_scan_quietly_with_status_0,
     an_output_that_cannot_be_written_is_an_error: [DEV_FULL],
     an_unwritable_stderr_is_no_panic: [DEV_FULL],

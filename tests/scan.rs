@@ -2,7 +2,7 @@
 //! any --jobs, compressed inputs, standard input, exit statuses, and
 //! malformed input that must give findings or errors, never a crash.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 
@@ -475,7 +475,7 @@ fn summary_numbers_say_what_was_scanned() {
     assert!(line.contains(&compressed), "{line}");
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     summary_numbers_say_what_was_scanned,
     every_finding_kind_with_its_place,
     automatic_draws_and_counts_from_the_chess_fixtures,

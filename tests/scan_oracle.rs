@@ -9,7 +9,7 @@
 //! and counted. Skips, saying so, without `../shared` or python-chess.
 //! The malformed files are covered by tests/scan.rs (no crash, no gap).
 
-mod common;
+use crate::common;
 
 use common::harness::{ORACLE, SHARED};
 use std::collections::HashMap;
@@ -149,6 +149,6 @@ fn scan_agrees_with_the_oracle_on_the_corpus() {
     );
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     scan_agrees_with_the_oracle_on_the_corpus: [SHARED, ORACLE],
 }

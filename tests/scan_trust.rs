@@ -2,7 +2,7 @@
 //! are a warning of their own, a result mismatch only when the results
 //! differ, and `--min-severity` chooses what is printed.
 
-mod common;
+use crate::common;
 use common::harness::SHARED;
 use common::run;
 use serde_json::Value;
@@ -173,7 +173,7 @@ fn expected_is_the_laws_result_not_the_marker() {
     );
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     expected_is_the_laws_result_not_the_marker,
     moves_after_a_drawn_ending_are_a_warning,
     min_severity_chooses_what_is_printed,

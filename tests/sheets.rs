@@ -6,7 +6,7 @@
 //! and first in 7 of 10; two sheets, first in 19 of 20, the slip's ply a
 //! discrepancy and the reading clear.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -515,7 +515,7 @@ fn claims_with_a_slip_away_from_the_repetition() {
     assert!(checked >= 8, "too few games: {checked}");
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     claims_with_a_slip_away_from_the_repetition: [SHARED, ORACLE],
     clean_sheets_every_notation: [SHARED, ORACLE],
     one_slip: [SHARED, ORACLE],

@@ -2,9 +2,9 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::claims::scan::{RulesChoice, ScanOptions};
-use crate::game::column_draughts;
-use crate::{Edition, Encoding, GameType, Search, Side};
+use verify_claim::claims::scan::{RulesChoice, ScanOptions};
+use verify_claim::game::column_draughts;
+use verify_claim::{Edition, Encoding, GameType, Search, Side};
 
 /// The options that say which rules apply and how to read a record,
 /// the same in `claim`, `scan` and `watch`.

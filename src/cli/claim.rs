@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
+use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
 
 use super::{DeadSearchArg, Outcome, RecordOptions, SideArg};
 
@@ -102,10 +102,13 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
         return run_sheets(args);
     };
     let (mut report, pgn) = if args.format == ClaimFormat::Pgn {
-        let (r, text) = crate::decide_file_pgn(file, &args.options())?;
+        let (r, text) = verify_claim::decide_file_pgn(file, &args.options())?;
         (r, text)
     } else {
-        (crate::decide_file(file, &args.options())?, Vec::new())
+        (
+            verify_claim::decide_file(file, &args.options())?,
+            Vec::new(),
+        )
     };
     report.explain = args.explain;
     let stdout = match args.format {
@@ -135,13 +138,13 @@ fn run_sheets(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
         .iter()
         .map(|s| super::sheet::load(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let read = crate::ReconstructOptions {
+    let read = verify_claim::ReconstructOptions {
         notation: Some(args.sheet_read.notation.clone()),
         game_type: args.record.game_type.game_type(),
         column_rules: args.record.column_rules.rules(),
-        ..crate::ReconstructOptions::default()
+        ..verify_claim::ReconstructOptions::default()
     };
-    let mut claim = crate::decide_sheets(&sheets, &read, &args.options())?;
+    let mut claim = verify_claim::decide_sheets(&sheets, &read, &args.options())?;
     claim.report.explain = args.explain;
     let stdout = match args.format {
         ClaimFormat::Text => claim.to_text(),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use roff::{Roff, bold, roman};
 
-use crate::Diagnostic;
+use verify_claim::Diagnostic;
 
 #[derive(Args, Debug)]
 pub struct ManArgs {

@@ -17,7 +17,7 @@ mod watch;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::Diagnostic;
+use verify_claim::Diagnostic;
 
 pub use args::*;
 

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::{Diagnostic, PositionOptions};
+use verify_claim::{Diagnostic, PositionOptions};
 
 use super::{ColumnRulesArg, DeadSearchArg, FormatArg, GameTypeArg, Outcome, SideArg};
 
@@ -35,7 +35,7 @@ pub fn run(args: &CheckPositionArgs) -> Result<Outcome, Diagnostic> {
         game_type: args.game_type.game_type(),
         column_rules: args.column_rules.rules(),
     };
-    let check = crate::check_position(&args.fen, &opts)?;
+    let check = verify_claim::check_position(&args.fen, &opts)?;
     Ok(Outcome::print(match args.format {
         FormatArg::Json => format!("{}\n", check.to_json()),
         FormatArg::Text => check.to_text(),

@@ -5,9 +5,9 @@ use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
-use crate::{Diagnostic, Row, ScanSettings, Severity, Sink, Source, Summary};
+use verify_claim::{Diagnostic, Row, ScanSettings, Severity, Sink, Source, Summary};
 
-use crate::output::escape;
+use verify_claim::output::escape;
 
 use super::{DeadSearchArg, Outcome, RecordOptions};
 
@@ -87,7 +87,7 @@ pub struct ScanArgs {
 
 /// The most worker threads a scan starts: more only cost memory (each has
 /// its own stack and buffers), and far more cannot be started at all.
-pub const MAX_JOBS: u64 = crate::MAX_JOBS as u64;
+pub const MAX_JOBS: u64 = verify_claim::MAX_JOBS as u64;
 
 fn jobs_in_range() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_JOBS)
@@ -133,8 +133,8 @@ impl ScanArgs {
         }
     }
 
-    fn format(&self, colour: bool) -> crate::ScanFormat {
-        use crate::ScanFormat as F;
+    fn format(&self, colour: bool) -> verify_claim::ScanFormat {
+        use verify_claim::ScanFormat as F;
         match self.output() {
             ScanFormat::Text => F::Text { colour },
             ScanFormat::Jsonl => F::Jsonl,
@@ -174,7 +174,7 @@ struct Terminal<'a> {
 }
 
 impl Sink for Terminal<'_> {
-    fn needs(&self) -> crate::Needs {
+    fn needs(&self) -> verify_claim::Needs {
         self.printer.needs()
     }
     fn finding(&mut self, row: &Row<'_>) -> std::io::Result<()> {
@@ -182,7 +182,7 @@ impl Sink for Terminal<'_> {
             && row.not_read()
         {
             let (p, file) = (row.place(), escape::field(row.file()));
-            crate::output::to_stderr(format_args!(
+            verify_claim::output::to_stderr(format_args!(
                 "{file}:{}:{}: warning: game {} is not written to the output: {}",
                 p.line,
                 p.col,
@@ -194,11 +194,11 @@ impl Sink for Terminal<'_> {
         self.printer.finding(row)
     }
     fn input_error(&mut self, d: &Diagnostic) -> std::io::Result<()> {
-        crate::output::to_stderr(d);
+        verify_claim::output::to_stderr(d);
         self.printer.input_error(d)
     }
     fn input_warning(&mut self, file: &str, message: &str) -> std::io::Result<()> {
-        crate::output::to_stderr(format_args!(
+        verify_claim::output::to_stderr(format_args!(
             "{}: warning: {}",
             escape::field(file),
             escape::text(message)
@@ -208,7 +208,7 @@ impl Sink for Terminal<'_> {
     fn chunk_text(&mut self, text: &[u8]) -> std::io::Result<()> {
         self.printer.chunk_text(text)
     }
-    fn game(&mut self, game: &crate::GameLine) -> std::io::Result<()> {
+    fn game(&mut self, game: &verify_claim::GameLine) -> std::io::Result<()> {
         self.printer.game(game)
     }
     fn progress(&mut self, done: u64, total: u64) {
@@ -227,7 +227,7 @@ impl Sink for Terminal<'_> {
         }
         if let Some(list) = self.not_written.as_ref().filter(|l| !l.is_empty()) {
             let games = if list.len() == 1 { "game" } else { "games" };
-            crate::output::to_stderr(format_args!(
+            verify_claim::output::to_stderr(format_args!(
                 "verify-claim: warning: {} {games} too large to hold not written to the output: {}",
                 list.len(),
                 list.join(", ")
@@ -259,19 +259,19 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 
 /// The HTML page, told what its header says.
 fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sink + 'a> {
-    use crate::report::html_scan::{Head, Html};
+    use verify_claim::report::html_scan::{Head, Html};
     let head = Head {
         inputs: args
             .paths
             .iter()
-            .map(|p| crate::input::walk::display_name(p))
+            .map(|p| verify_claim::input::walk::display_name(p))
             .collect(),
         rules: args.settings().options.rules,
         min: args.min_severity(),
         all_diagrams: args.all_diagrams,
         ..Head::default()
     };
-    Box::new(crate::report::scan::Printed {
+    Box::new(verify_claim::report::scan::Printed {
         printer: Html::new(head),
         out,
     })
@@ -284,7 +284,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let format = args.output();
     let printer: Box<dyn Sink> = match format {
         ScanFormat::Jsonl | ScanFormat::Csv if args.per_game => Box::new(
-            crate::report::games::PerGame::new(out, format == ScanFormat::Csv),
+            verify_claim::report::games::PerGame::new(out, format == ScanFormat::Csv),
         ),
         _ if args.per_game => {
             let name = format!("{format:?}").to_lowercase();
@@ -295,7 +295,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
             ));
         }
         ScanFormat::Html => html_page(&args, out),
-        _ => crate::printer(args.format(colour), out),
+        _ => verify_claim::printer(args.format(colour), out),
     };
     let mut sink = Terminal {
         printer,
@@ -304,7 +304,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
         not_written: (format == ScanFormat::Pgn).then(Vec::new),
     };
     let source = Source::Paths(args.paths.clone());
-    let summary = match crate::scan_to(source, &args.settings(), &mut sink) {
+    let summary = match verify_claim::scan_to(source, &args.settings(), &mut sink) {
         Ok(s) => s,
         // A closed pipe: quietly, 0; any other error (a write, a
         // worker's panic): said, 2.
@@ -312,12 +312,12 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
             drop(sink);
             return Ok(Outcome {
                 stdout: Vec::new(),
-                status: crate::output::failure_status(&e),
+                status: verify_claim::output::failure_status(&e),
             });
         }
     };
     drop(sink);
-    crate::output::to_stderr(summary_line(&summary));
+    verify_claim::output::to_stderr(summary_line(&summary));
     Ok(Outcome {
         stdout: Vec::new(),
         status: args.status(&summary),
@@ -328,7 +328,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
 /// plies replayed, the rate in MB of text scanned per second (for
 /// compressed input, the compressed MB read beside it).
 fn summary_line(summary: &Summary) -> String {
-    use crate::claims::words::count;
+    use verify_claim::claims::words::count;
     let kinds: Vec<String> = summary
         .by_kind
         .iter()

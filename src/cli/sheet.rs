@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::{Diagnostic, ReconstructOptions, Sheet};
+use verify_claim::{Diagnostic, ReconstructOptions, Sheet};
 
 use super::{GameTypeChoice, Outcome};
 
@@ -96,7 +96,7 @@ pub fn run(args: &ReconstructArgs) -> Result<Outcome, Diagnostic> {
         moves: args.moves,
         ..ReconstructOptions::default()
     };
-    let rec = crate::reconstruct(&sheets, &opts)?;
+    let rec = verify_claim::reconstruct(&sheets, &opts)?;
     let stdout = match args.format {
         ReconstructFormat::Text => rec.to_text(),
         ReconstructFormat::Json => format!("{}\n", rec.to_json()),

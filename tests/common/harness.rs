@@ -61,6 +61,12 @@ fn required() -> bool {
 /// Runs the tests as libtest would, ignoring (or, under `REQUIRE`,
 /// failing) those whose needs are missing. Each need is checked once.
 pub fn run(tests: Vec<Test>) -> std::process::ExitCode {
+    run_with(tests, Vec::new())
+}
+
+/// [`run`], with `more` trials that decide for themselves whether they are
+/// ignored (the completion tests: a shell that is not installed).
+pub fn run_with(tests: Vec<Test>, more: Vec<Trial>) -> std::process::ExitCode {
     let args = Arguments::from_args();
     let mut checked: Vec<(&'static str, Result<(), String>)> = Vec::new();
     let mut missing_of = |need: &Need| -> Option<String> {
@@ -94,21 +100,23 @@ pub fn run(tests: Vec<Test>) -> std::process::ExitCode {
                 Trial::test(t.name, move || Err(Failed::from(why))).with_ignored_flag(true)
             }
         })
+        .chain(more)
         .collect();
     libtest_mimic::run(&args, trials).exit_code()
 }
 
-/// `fn main` for a `harness = false` target: each test by name, optionally
-/// with `: [needs]`.
+/// The test list of one module of the `harness = false` target
+/// (`tests/needs`): `pub fn tests()`, each test by name, optionally with
+/// `: [needs]`; the name shown is the module's path and the test's.
 #[macro_export]
-macro_rules! verify_claim_tests_main {
+macro_rules! verify_claim_tests {
     ($($name:ident $(: [$($need:expr),* $(,)?])?),* $(,)?) => {
-        fn main() -> std::process::ExitCode {
-            common::harness::run(vec![$(common::harness::Test {
-                name: stringify!($name),
+        pub fn tests() -> Vec<$crate::common::harness::Test> {
+            vec![$($crate::common::harness::Test {
+                name: concat!(module_path!(), "::", stringify!($name)),
                 run: $name,
                 needs: &[$($($need),*)?],
-            }),*])
+            }),*]
         }
     };
 }

@@ -14,8 +14,7 @@ use serde_json::{Value, json};
 use common::Scratch;
 use common::harness::Need;
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 /// A running `verify-claim desk` (or `watch --serve`), stopped when
 /// dropped.
@@ -353,7 +352,7 @@ fn the_desk_prints_its_url_and_asks_for_the_token() {
         head.contains("Content-Security-Policy: default-src 'none'; script-src 'self';"),
         "{head}"
     );
-    let page_src = std::fs::read_to_string("src/desk/desk.html").unwrap();
+    let page_src = std::fs::read_to_string("crates/verify-claim/src/desk/desk.html").unwrap();
     assert!(!page_src.contains("http:") && !page_src.contains("https:"));
     let (status, _) = get(
         "/api/game?id=x",
@@ -459,7 +458,7 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     api_answers_equal_the_cli,
     bad_bodies_are_answered_400_or_413_never_500,
     twenty_decisions_at_once_are_all_answered,

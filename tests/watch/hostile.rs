@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::serve::{get, host, start, stop, temp};
+use super::serve::{get, host, start, stop, temp};
 
 /// The number of boards `/state` shows.
 fn boards(url: &str) -> usize {

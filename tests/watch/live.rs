@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::hostile::stderr_after_ctrl_c;
-use crate::serve::{games, play, start, stop, temp};
+use super::hostile::stderr_after_ctrl_c;
+use super::serve::{games, play, start, stop, temp};
 
 /// The clock events of a run, as they come, until `n` or the bound.
-fn clock_events(w: &crate::serve::Watch, n: usize) -> Vec<Value> {
+fn clock_events(w: &super::serve::Watch, n: usize) -> Vec<Value> {
     let mut out = Vec::new();
     let end = Instant::now() + Duration::from_secs(15);
     while out.len() < n {

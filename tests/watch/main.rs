@@ -38,8 +38,7 @@ use terminal::live_view_draws_one_line_per_board;
 use common::harness::{Need, SHARED};
 use verify_claim::{Encoding, Kind, LiveFile, ScanOptions};
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 mod hostile;
 mod live;
 mod page;
@@ -527,7 +526,7 @@ const HOSTNAME: Need = Need {
     },
 };
 
-verify_claim_tests_main! {
+crate::verify_claim_tests! {
     watch_follows_games_played_into_a_folder: [SHARED],
     live_view_draws_one_line_per_board: [SCRIPT],
     serve_gives_the_jsonl_events_and_the_boards_of_a_livechess_folder,

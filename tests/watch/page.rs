@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::serve::{games, get, play, start, stop, temp};
 use crate::common::Scratch;
-use crate::serve::{games, get, play, start, stop, temp};
 
 /// The page in headless Chromium, driven over its DevTools pipe by
 /// `cdp.py`: what it shows every 100 ms, as it arrives.

@@ -1,0 +1,206 @@
+//! verify-claim decides draw claims and checks recorded results under the
+//! rules of chess (the FIDE Laws, editions 2009 to 2023) and of Russian
+//! column draughts.
+//!
+//! Three functions answer its three questions:
+//!
+//! - [`decide`]: was this claim correct? A record, the claim point and the
+//!   written move in, a [`ClaimReport`] out (the verdict, its article and
+//!   its evidence).
+//! - [`scan_paths`], [`scan_reader`], [`scan_range`] and [`scan_bytes`]:
+//!   what do the Laws say of every game of an archive? An iterator of
+//!   [`FindingLine`]s, in input order; or [`scan_to`], which hands them to
+//!   a [`Sink`] of yours.
+//! - [`check_position`]: can either side still checkmate?
+//!
+//! # Deciding a claim
+//!
+//! ```
+//! use verify_claim::{ClaimOptions, decide};
+//!
+//! // Both knights out and back twice: the start position stands for the
+//! // third time after 4...Ng8, and White, to move, claims (9.2.2).
+//! let pgn = b"[Event \"Club\"]\n[Date \"2024.03.01\"]\n\n\
+//!             1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
+//! let report = decide("game.pgn", pgn, &ClaimOptions::default())?;
+//! assert!(report.verdict.valid);
+//! assert_eq!(report.rules, "fide-2023");
+//! assert_eq!(report.verdict.repetitions, vec![0, 4, 8]);
+//! // The same object as `verify-claim claim --format json`:
+//! assert_eq!(report.to_json()["valid"], true);
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! A claim with a written move, made earlier in the game:
+//!
+//! ```
+//! use verify_claim::{ClaimOptions, decide};
+//!
+//! // Black, after 4.Ng1, writes 4...Ng8 (the third start position) and
+//! // claims (9.2.1); the record goes on with 4...e5.
+//! let pgn = b"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 e5 *\n";
+//! let opts = ClaimOptions {
+//!     after: Some("4.Ng1".into()),
+//!     written_move: Some("Ng8".into()),
+//!     ..ClaimOptions::default()
+//! };
+//! let report = decide("game.pgn", pgn, &opts)?;
+//! assert!(report.verdict.valid);
+//! assert_eq!(report.verdict.repetitions_written, vec![0, 4, 8]);
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! Bad input is a [`Diagnostic`] with the file, line and column:
+//!
+//! ```
+//! let err = verify_claim::decide("g.pgn", b"1. e4 e5 2. Ke3 *\n", &Default::default())
+//!     .unwrap_err();
+//! assert_eq!(err.to_string().split(": error").next(), Some("g.pgn:1:13"));
+//! ```
+//!
+//! # Scanning an archive
+//!
+//! ```
+//! use verify_claim::{ScanSettings, scan_bytes};
+//!
+//! let pgn = b"[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+//!             1. f3 e5 2. g4 Qh4# 1-0\n";
+//! let findings: Vec<_> = scan_bytes("a.pgn", pgn, &ScanSettings::default())
+//!     .collect::<Result<_, _>>()?;
+//! let kinds: Vec<_> = findings.iter().map(|f| f.kind.name()).collect();
+//! assert_eq!(kinds, ["checkmate", "result-mismatch"]);
+//! // Each is one `--format jsonl` line:
+//! let line = serde_json::to_string(&findings[1]).unwrap();
+//! assert!(line.starts_with(r#"{"file":"a.pgn","game":1,"line":5,"ply":4,"kind":"result-mismatch""#));
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! [`scan_paths`] takes files and directories (compressed too) and runs on
+//! every core (or [`ScanSettings::jobs`]), delivering the findings in the
+//! same order whatever the number of threads. An input that cannot be read
+//! is an `Err` item and the scan goes on; a stream that stops being
+//! readable ends its input with one:
+//!
+//! ```
+//! use verify_claim::{ScanSettings, scan_reader};
+//!
+//! let pgn = b"[Event \"1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n".repeat(3);
+//! let settings = ScanSettings { jobs: Some(2), ..ScanSettings::default() };
+//! let mut findings = scan_reader("games.pgn", std::io::Cursor::new(pgn), &settings);
+//! let games: Vec<usize> = findings.by_ref().map(|f| f.map(|f| f.game)).collect::<Result<_, _>>()?;
+//! assert_eq!(games, [1, 2, 3]);
+//! assert_eq!(findings.summary().map(|s| (s.games, s.lines)), Some((3, 12)));
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! A distributed engine (Spark) cuts a large plain file into byte ranges:
+//! [`scan_range`] scans the games that *start* in `[start, end)`, so ranges
+//! that meet hold each game once; each range numbers its games and lines
+//! from 1, and its [`Summary`]'s `games` and `lines` move the next range's
+//! on. A multi-frame `.zst` (the lichess database's layout) is cut into runs
+//! of frames the same way: [`scan_frames`] scans the games that start in
+//! runs `[first, end)`. [`input_files`] lists the files a scan of some
+//! paths covers, with their sizes and how they can be cut.
+//!
+//! Every kind of input is a [`Source`]; [`scan_to`] runs the scan on the
+//! calling thread and hands each result to a [`Sink`] (the CLI's printers
+//! are sinks: [`printer`] makes one for a [`ScanFormat`]):
+//!
+//! ```
+//! use std::io;
+//! use verify_claim::{Row, ScanSettings, Sink, Source, scan_to};
+//!
+//! #[derive(Default)]
+//! struct Count(usize);
+//! impl Sink for Count {
+//!     fn finding(&mut self, row: &Row<'_>) -> io::Result<()> {
+//!         self.0 += usize::from(row.kind().name() == "checkmate");
+//!         Ok(())
+//!     }
+//! }
+//! let source = Source::Reader {
+//!     name: "a.pgn".into(),
+//!     reader: Box::new(io::Cursor::new(b"1. f3 e5 2. g4 Qh4# 0-1\n".to_vec())),
+//! };
+//! let mut count = Count::default();
+//! let summary = scan_to(source, &ScanSettings::default(), &mut count).unwrap();
+//! assert_eq!((count.0, summary.games), (1, 1));
+//! ```
+//!
+//! A panic in a worker (a bug) never hangs the scan: it ends with an error
+//! naming the file and the game ([`Panicked`]).
+//!
+//! # Checking a position
+//!
+//! ```
+//! use verify_claim::{PositionOptions, check_position};
+//!
+//! // King and bishop against king: nobody can mate.
+//! let c = check_position("8/8/4k3/8/8/2B5/8/4K3 w - - 0 1", &PositionOptions::default())?;
+//! assert_eq!(c.dead, Some(true));
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! # The engine
+//!
+//! The data flow is `input` → `record` → `game` → `claims` → `scan` →
+//! a [`Sink`] (the printers of `report`); see ARCHITECTURE.md for the map.
+//! The items above are the interface. The modules shown as hidden are the
+//! `verify-claim` binary's door (its crate, at the repository's root, is
+//! the command line): not a stable interface.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod api;
+
+pub use api::{
+    ClaimOptions, DeadSearch, Findings, InputFile, LiveFile, PositionCheck, PositionOptions,
+    ScanItem, ScanSettings, Stop, check_position, decide, decide_file, decide_file_pgn,
+    decide_path, input_files, scan, scan_bytes, scan_frames, scan_paths, scan_range, scan_reader,
+    scan_to,
+};
+pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
+pub use claims::{ClaimKind, Verdict};
+pub use diag::{Diagnostic, Place};
+/// The crate's version (`verify-claim --version`).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub use game::column_draughts::Rules as ColumnRules;
+pub use game::{GameType, Search, Side};
+pub use laws::Edition;
+pub use record::Encoding;
+pub use report::ClaimReport;
+pub use report::scan::{FindingLine, ScanFormat, printer};
+pub use scan::{
+    ChunkHook, DEBUG_PANIC, GameLine, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
+};
+pub use sheet::{
+    Discrepancy, Reading, ReconstructOptions, Reconstruction, Repair, Sheet, SheetClaim,
+    decide_sheets, reconstruct,
+};
+
+#[doc(hidden)]
+pub mod claims;
+#[doc(hidden)]
+pub mod desk;
+mod diag;
+#[doc(hidden)]
+pub mod game;
+#[doc(hidden)]
+pub mod input;
+mod laws;
+#[doc(hidden)]
+pub mod output;
+mod record;
+#[doc(hidden)]
+pub mod report;
+mod scan;
+#[doc(hidden)]
+pub mod sheet;
+#[doc(hidden)]
+pub mod watch;
+
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
+#[cfg(test)]
+mod tests;

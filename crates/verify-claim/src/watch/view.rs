@@ -1,0 +1,386 @@
+//! Printing events: JSON lines (one object per event, flushed at once), a
+//! plain log, and the live view for a terminal (one line per board,
+//! redrawn in place, the newest alert highlighted, a bell on a new alert).
+
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::events::Event;
+use super::{Summary, Watched};
+use crate::output::escape;
+
+/// Where events go.
+pub trait Sink {
+    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()>;
+    /// Called after every poll; `changed` when events came.
+    fn refresh(&mut self, files: &[Watched], changed: bool) -> io::Result<()>;
+    fn finish(&mut self, summary: &Summary) -> io::Result<()>;
+}
+
+/// RFC 3339 in UTC, with milliseconds.
+pub fn timestamp(t: SystemTime) -> String {
+    humantime::format_rfc3339_millis(t).to_string()
+}
+
+/// The JSON object of an event. The first fields are the contract; the
+/// others appear when they apply.
+pub fn json(e: &Event, time: SystemTime) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "time": timestamp(time),
+        "file": &*e.file,
+        "board": if e.game.index == 0 { None } else { Some(e.game.label()) },
+        "game": {
+            "index": e.game.index,
+            "round": e.game.round,
+            "board": e.game.board,
+            "white": e.game.white,
+            "black": e.game.black,
+        },
+        "ply": e.ply,
+        "kind": e.kind.name(),
+        "side": e.side,
+        "move": e.mv,
+        "article": e.article,
+        "message": e.message,
+    });
+    if let Some(p) = e.place {
+        v["line"] = p.line.into();
+        v["col"] = p.col.into();
+    }
+    if let Some(r) = e.reason {
+        v["reason"] = r.into();
+    }
+    if let Some(r) = &e.result {
+        v["result"] = r.as_str().into();
+    }
+    if let Some(a) = e.agrees {
+        v["agrees"] = a.into();
+    }
+    v
+}
+
+/// One line of text per event.
+pub fn line(e: &Event, time: SystemTime) -> String {
+    line_in(e, time, &e.file)
+}
+
+/// The last part of a path.
+fn base_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+fn line_in(e: &Event, time: SystemTime, file: &str) -> String {
+    let stamp = timestamp(time);
+    let clock = stamp.get(11..23).unwrap_or(&stamp);
+    let place = e
+        .place
+        .map(|p| format!(":{}:{}", p.line, p.col))
+        .unwrap_or_default();
+    let board = if e.game.index == 0 {
+        String::new()
+    } else {
+        format!(" board {} ({})", e.game.label(), e.game.players())
+    };
+    format!(
+        "{clock} {file}{place}{board} ply {}: {}: {}",
+        e.ply,
+        e.kind.name(),
+        e.message
+    )
+}
+
+/// One line per event, flushed after each: JSON lines, or a plain log
+/// (the text format when stdout is not a terminal).
+pub struct Lines<W: Write> {
+    out: W,
+    format: fn(&Event, SystemTime) -> String,
+}
+
+impl<W: Write> Lines<W> {
+    /// One JSON object per event.
+    pub fn jsonl(out: W) -> Lines<W> {
+        Lines {
+            out,
+            format: |e, time| json(e, time).to_string(),
+        }
+    }
+
+    /// One readable line per event, its control characters shown
+    /// escaped (`\x1b`), as every text output does: a tag or a move token
+    /// cannot drive the terminal.
+    pub fn log(out: W) -> Lines<W> {
+        Lines {
+            out,
+            format: |e, time| escape::field(&line(e, time)).into_owned(),
+        }
+    }
+}
+
+impl<W: Write> Sink for Lines<W> {
+    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
+        writeln!(self.out, "{}", (self.format)(e, time))?;
+        self.out.flush()
+    }
+    fn refresh(&mut self, _: &[Watched], _: bool) -> io::Result<()> {
+        Ok(())
+    }
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.out.flush()?;
+        crate::output::to_stderr(summary.line());
+        Ok(())
+    }
+}
+
+/// The recent events the live view lists under the boards.
+const RECENT: usize = 6;
+
+/// The live view on a terminal.
+pub struct Live<W: Write> {
+    out: W,
+    quiet: bool,
+    /// Lines drawn last time (to go back up over them).
+    drawn: usize,
+    recent: VecDeque<(String, bool)>,
+    alerts: usize,
+    bell: bool,
+    last_draw: Option<Instant>,
+    /// The terminal's columns and rows, when known (the binary asks the
+    /// terminal: the library compiles no terminal crate).
+    size: fn() -> Option<(usize, usize)>,
+}
+
+impl<W: Write> Live<W> {
+    pub fn new(out: W, quiet: bool, size: fn() -> Option<(usize, usize)>) -> Live<W> {
+        Live {
+            out,
+            quiet,
+            size,
+            drawn: 0,
+            recent: VecDeque::with_capacity(RECENT + 1),
+            alerts: 0,
+            bell: false,
+            last_draw: None,
+        }
+    }
+
+    fn frame(&self, files: &[Watched], width: usize, height: usize) -> Vec<String> {
+        let boards: usize = files.iter().map(|w| w.shown.len()).sum();
+        let now = timestamp(SystemTime::now());
+        let title = format!(
+            "verify-claim watch · {} file(s) · {boards} board(s) · {} alert(s) · {} UTC · Ctrl-C to stop",
+            files.len(),
+            self.alerts,
+            now.get(11..19).unwrap_or(&now)
+        );
+        // The tournament column only when some file has one.
+        let tournaments = files.iter().any(|w| w.tournament.is_some());
+        let column = |t: &str| {
+            if tournaments {
+                format!("{:<14} ", clip(t, 14))
+            } else {
+                String::new()
+            }
+        };
+        let mut lines = wrap(&title, width);
+        lines.extend(wrap(
+            &format!(
+                "  {}{:<12} {:<5} {:<22} {:>4} {:<11} {}",
+                column("TOURNAMENT"),
+                "FILE",
+                "BOARD",
+                "PLAYERS",
+                "PLY",
+                "LAST MOVE",
+                "STATE"
+            ),
+            width,
+        ));
+        // The board of the newest alert is highlighted.
+        let newest = files
+            .iter()
+            .flat_map(|w| w.boards.iter())
+            .filter_map(|b| b.alert_at)
+            .max();
+        // Lines for the boards: what the title, the recent events (most
+        // take two lines when wrapped) and the footer leave.
+        let room = height.saturating_sub(lines.len() + 2 * RECENT + 3).max(1);
+        let (mut used, mut left_out) = (0, 0);
+        for w in files {
+            let name = escape::field(&base_name(&w.file)).into_owned();
+            let tournament = column(&escape::field(w.tournament.as_deref().unwrap_or("-")));
+            for &i in &w.shown {
+                let b = &w.boards[i];
+                let newest = newest.is_some() && b.alert_at == newest;
+                let text = format!(
+                    "{} {tournament}{:<12} {:<5} {:<22} {:>4} {:<11} {}",
+                    if newest { '>' } else { ' ' },
+                    clip(&name, 12),
+                    clip(&escape::field(&b.id.label()), 5),
+                    clip(&escape::field(&b.id.players()), 22),
+                    b.plies,
+                    clip(b.last_move.as_deref().unwrap_or("-"), 11),
+                    escape::field(&b.state())
+                );
+                // Every line wrapped at the width, not cut; the board's
+                // lines after its first are indented.
+                let parts = wrap(&text, width.saturating_sub(4));
+                if used + parts.len() > room {
+                    left_out += 1;
+                    continue;
+                }
+                used += parts.len();
+                for (k, part) in parts.into_iter().enumerate() {
+                    let part = if k == 0 { part } else { format!("    {part}") };
+                    lines.push(if newest {
+                        format!("\x1b[7m{part}\x1b[0m")
+                    } else if b.alert_at.is_some() {
+                        format!("\x1b[1m{part}\x1b[0m")
+                    } else {
+                        part
+                    });
+                }
+            }
+        }
+        if left_out > 0 {
+            lines.push(format!("  … and {left_out} more board(s)"));
+        }
+        lines.push(String::new());
+        lines.push("Recent events:".to_owned());
+        for (i, (text, alert)) in self.recent.iter().enumerate() {
+            let newest = *alert && i + 1 == self.recent.len();
+            for (k, part) in wrap(text, width.saturating_sub(4)).into_iter().enumerate() {
+                let indent = if k == 0 { "  " } else { "    " };
+                lines.push(if newest {
+                    format!("{indent}\x1b[1;31m{part}\x1b[0m")
+                } else {
+                    format!("{indent}{part}")
+                });
+            }
+        }
+        lines
+    }
+}
+
+/// The text in lines of at most `n` characters, broken at spaces (a word
+/// longer than a line is cut into pieces). Runs of spaces inside a line
+/// (a row's columns) and at its start (its margin) are kept.
+pub fn wrap(s: &str, n: usize) -> Vec<String> {
+    let n = n.max(10);
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    // Spaces to put before the next word.
+    let mut gap = 0;
+    for (i, word) in s.split(' ').enumerate() {
+        gap += usize::from(i > 0);
+        let mut word: Vec<char> = word.chars().collect();
+        while !word.is_empty() {
+            // A continued line starts with its word.
+            let g = if len == 0 && !out.is_empty() { 0 } else { gap };
+            if len + g + word.len() <= n {
+                line.extend(std::iter::repeat_n(' ', g));
+                len += g + word.len();
+                line.extend(word.drain(..));
+                gap = 0;
+            } else if len > 0 {
+                out.push(std::mem::take(&mut line));
+                len = 0;
+            } else {
+                let g = g.min(n / 2);
+                line.extend(std::iter::repeat_n(' ', g));
+                line.extend(word.drain(..(n - g).min(word.len())));
+                out.push(std::mem::take(&mut line));
+                gap = 0;
+            }
+        }
+    }
+    if !line.is_empty() || out.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+/// The first `n` characters.
+fn clip(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+impl<W: Write> Sink for Live<W> {
+    fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
+        let alert = e.is_alert();
+        if alert {
+            self.alerts += 1;
+            self.bell = true;
+        }
+        let text = line_in(e, time, &base_name(&e.file));
+        self.recent
+            .push_back((escape::field(&text).into_owned(), alert));
+        while self.recent.len() > RECENT {
+            self.recent.pop_front();
+        }
+        Ok(())
+    }
+
+    fn refresh(&mut self, files: &[Watched], changed: bool) -> io::Result<()> {
+        let due = self
+            .last_draw
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(1));
+        if !changed && !due {
+            return Ok(());
+        }
+        let (width, height) = (self.size)().unwrap_or((100, 40));
+        let lines = self.frame(files, width.max(20), height.max(10));
+        let mut s = String::new();
+        if self.drawn > 0 {
+            s.push_str(&format!("\x1b[{}A\r", self.drawn));
+        } else {
+            s.push_str("\x1b[?25l");
+        }
+        s.push_str("\x1b[J");
+        for l in &lines {
+            s.push_str(l);
+            s.push('\n');
+        }
+        if self.bell && !self.quiet {
+            s.push('\x07');
+        }
+        self.bell = false;
+        self.drawn = lines.len();
+        self.last_draw = Some(Instant::now());
+        self.out.write_all(s.as_bytes())?;
+        self.out.flush()
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.out.write_all(b"\x1b[?25h")?;
+        self.out.flush()?;
+        crate::output::to_stderr(summary.line());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_text_is_wrapped_not_cut() {
+        let text = "board 1.1 ply 4: game-ended: the game ended at ply 4 by checkmate (5.1.1)";
+        let lines = wrap(text, 30);
+        assert!(lines.iter().all(|l| l.chars().count() <= 30), "{lines:?}");
+        assert_eq!(lines.join(" "), text);
+        assert_eq!(
+            wrap(&"x".repeat(25), 10),
+            ["x".repeat(10), "x".repeat(10), "x".repeat(5)]
+        );
+        // A row keeps its margin and its columns; what does not fit goes
+        // on the next line.
+        assert_eq!(
+            wrap("  a.pgn   1.1  A - B   ENDED checkmate 5.1.1", 24),
+            ["  a.pgn   1.1  A - B", "ENDED checkmate 5.1.1"]
+        );
+    }
+}
