@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import verify_claim
+from stub_fields import present, stub_fields
 from verify_claim import InputError
 from conftest import FIXTURES, parse_diag, run
 
@@ -189,43 +190,12 @@ def test_check_position_bad_fen(cli):
     assert e.value.file == "<fen>" and "--" not in str(e.value)
 
 
-#: Stub fields marked NotRequired (a result may lack them).
-_OPTIONAL = set()
-
-
-def _present(fields, result):
-    """The stub's fields, less the NotRequired ones the result lacks."""
-    return [f for f in fields if f in result or f not in _OPTIONAL]
-
-
-def _stub_fields():
-    """The fields of each TypedDict in the installed package's stub, by class
-    name (bases' fields included), read with `ast` (a stub is not imported)."""
-    import ast
-
-    tree = ast.parse((Path(verify_claim.__file__).parent / "__init__.pyi").read_text())
-    fields = {}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            own = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign)]
-            _OPTIONAL.update(
-                s.target.id
-                for s in node.body
-                if isinstance(s, ast.AnnAssign)
-                and isinstance(s.annotation, ast.Subscript)
-                and getattr(s.annotation.value, "id", None) == "NotRequired"
-            )
-            inherited = [f for b in node.bases if isinstance(b, ast.Name) for f in fields.get(b.id, [])]
-            fields[node.name] = inherited + own
-    return fields
-
-
 def test_the_stub_names_every_field_of_the_results():
-    fields = _stub_fields()
+    fields = stub_fields()
     claim = verify_claim.decide(FIXTURES / "chess/threefold-written.pgn", move="Ng8")
-    assert _present(fields["ClaimResult"], claim) == list(claim)
+    assert present(fields["ClaimResult"], claim) == list(claim)
     timed = verify_claim.decide(FIXTURES / "chess/lichess-sample.pgn", game=1)
-    assert "clocks" in timed and _present(fields["ClaimResult"], timed) == list(timed)
+    assert "clocks" in timed and present(fields["ClaimResult"], timed) == list(timed)
     assert fields["Count"] == list(claim["count"])
     assert fields["DeadCheck"] == list(claim["dead_check"])
     assert fields["Ground"] == list(claim["grounds"][0])

@@ -1,43 +1,15 @@
 """Scoresheets from Python (issue 41): `reconstruct` and `decide_sheets`
 give the CLI's JSON objects, and the stub names their fields."""
 
-import ast
-from pathlib import Path
 
 import pytest
 
 import verify_claim
+from stub_fields import present, stub_fields
 from verify_claim import InputError
 
 RUY_EN = "1. e4 e5\n2. Nf3 Nc6\n3. Bb5 a6\n4. Ba4 Nf5\n5. O-O Be7\n"
 RUY_RU = "1. e4 e5\n2. Кf3 Кc6\n3. Сb5 a6\n4. Сa4 Кf6\n5. О-О Сe7\n"
-
-
-#: Stub fields marked NotRequired (a result may lack them).
-_OPTIONAL = set()
-
-
-def _present(fields, result):
-    """The stub's fields, less the NotRequired ones the result lacks."""
-    return [f for f in fields if f in result or f not in _OPTIONAL]
-
-
-def _stub_fields():
-    tree = ast.parse((Path(verify_claim.__file__).parent / "__init__.pyi").read_text())
-    fields = {}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            own = [s.target.id for s in node.body if isinstance(s, ast.AnnAssign)]
-            _OPTIONAL.update(
-                s.target.id
-                for s in node.body
-                if isinstance(s, ast.AnnAssign)
-                and isinstance(s.annotation, ast.Subscript)
-                and getattr(s.annotation.value, "id", None) == "NotRequired"
-            )
-            inherited = [f for b in node.bases if isinstance(b, ast.Name) for f in fields.get(b.id, [])]
-            fields[node.name] = inherited + own
-    return fields
 
 
 def test_reconstruct_two_sheets(tmp_path):
@@ -49,7 +21,7 @@ def test_reconstruct_two_sheets(tmp_path):
     assert r["discrepancies"] == [{"ply": 8, "sheet1": "Nf5", "sheet2": "Кf6"}]
     assert r["clear"] is True
     assert len(r["readings"]) <= 3
-    fields = _stub_fields()
+    fields = stub_fields()
     assert fields["Reconstruction"] == list(r)
     assert fields["Reading"] == list(r["readings"][0])
     assert fields["Repair"] == list(r["readings"][0]["repairs"][0])
@@ -62,8 +34,8 @@ def test_decide_sheets():
     c = verify_claim.decide_sheets([sheet])
     assert c["valid"] is True and c["depends_on_reading"] is False
     assert c["reading"]["repairs"][0]["written"] == "Nh1"
-    fields = _stub_fields()
-    assert _present(fields["SheetClaimResult"], c) == list(c)
+    fields = stub_fields()
+    assert present(fields["SheetClaimResult"], c) == list(c)
     assert fields["SheetReading"] == list(c["reading"])
 
 
