@@ -73,12 +73,12 @@ fn render(g: &Game, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The SAN lists python-chess replays as legal as written (as it writes
-/// them), `None` for the others.
-fn legal_as_written(lists: &[Vec<String>]) -> Vec<Option<Vec<String>>> {
+/// `tests/sheets/games.py COMMAND` on the SAN lists (as JSON on its
+/// standard input): one answer per list, a SAN list or `None`.
+fn games_py(command: &str, lists: &[Vec<String>]) -> Vec<Option<Vec<String>>> {
     let mut child = Command::new(python())
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sheets/games.py"))
-        .arg("legal")
+        .arg(command)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -90,8 +90,13 @@ fn legal_as_written(lists: &[Vec<String>]) -> Vec<Option<Vec<String>>> {
         .unwrap()
         .write_all(serde_json::to_string(lists).unwrap().as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap()
+    serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap()
+}
+
+/// The SAN lists python-chess replays as legal as written (as it writes
+/// them), `None` for the others.
+fn legal_as_written(lists: &[Vec<String>]) -> Vec<Option<Vec<String>>> {
+    games_py("legal", lists)
 }
 
 /// A numbered sheet's boxes (`N. white black` rows) and its other lines.
@@ -401,21 +406,7 @@ fn empty_boxes_filled_from_the_other_sheet() {
 /// Each SAN list with a threefold repetition played after it (python-chess
 /// finds a piece of each side to take out and back twice), or `None`.
 fn with_repetition(lists: &[Vec<String>]) -> Vec<Option<Vec<String>>> {
-    let mut child = Command::new(python())
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sheets/games.py"))
-        .arg("dance")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(serde_json::to_string(lists).unwrap().as_bytes())
-        .unwrap();
-    serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap()
+    games_py("dance", lists)
 }
 
 /// A record of `moves` (PGN movetext).
