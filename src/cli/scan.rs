@@ -328,7 +328,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
 /// plies replayed, the rate in MB of text scanned per second (for
 /// compressed input, the compressed MB read beside it).
 fn summary_line(summary: &Summary) -> String {
-    use verify_claim::claims::words::count;
+    use verify_claim::words::count;
     let kinds: Vec<String> = summary
         .by_kind
         .iter()

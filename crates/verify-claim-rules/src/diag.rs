@@ -39,8 +39,8 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Shown escaped: a file name or a quoted token cannot drive the terminal.
-        let file = crate::output::escape::field(&self.file);
-        let message = crate::output::escape::text(&self.message);
+        let file = crate::escape::field(&self.file);
+        let message = crate::escape::text(&self.message);
         match self.place {
             Some(p) => write!(f, "{file}:{}:{}: error: {message}", p.line, p.col),
             None => write!(f, "{file}: error: {message}"),

@@ -124,7 +124,7 @@ impl Rulebook {
         });
         format!(
             "{} without {}: a claim at {} ({}){automatic}",
-            crate::claims::words::plies(plies),
+            crate::words::plies(plies),
             self.count_without,
             self.count_plies,
             self.count.board

@@ -180,18 +180,11 @@ pub use sheet::{
 };
 
 #[doc(hidden)]
-pub mod claims;
-#[doc(hidden)]
 pub mod desk;
-mod diag;
-#[doc(hidden)]
-pub mod game;
 #[doc(hidden)]
 pub mod input;
-mod laws;
 #[doc(hidden)]
 pub mod output;
-mod record;
 #[doc(hidden)]
 pub mod report;
 mod scan;
@@ -202,5 +195,11 @@ pub mod watch;
 
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
+
+// The rules core (crates/verify-claim-rules), under the names its modules
+// had in this crate.
+#[doc(hidden)]
+pub use verify_claim_rules::{claims, game, words};
+use verify_claim_rules::{diag, laws, record};
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@
 //! is never a panic: a message that cannot be said is dropped. Everything
 //! said on stderr has its control characters shown escaped ([`escape`]).
 
-pub mod escape;
+pub use verify_claim_rules::escape;
 
 use std::fmt::Display;
 use std::io::{self, Write};

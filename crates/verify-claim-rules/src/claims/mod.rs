@@ -6,9 +6,9 @@
 //! [`crate::report`] render.
 
 mod over;
+mod reason_words;
 pub mod replay;
 pub mod scan;
-pub mod words;
 
 use serde::Serialize;
 
@@ -156,7 +156,7 @@ impl Verdict {
 }
 
 /// Why a claim fails: the data each printer renders in its own words
-/// (`report::words` renders the sentences of the text, HTML and JSON).
+/// (`reason_words` renders the sentences of the text, HTML and JSON).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// The game had ended by itself before the claim point.

@@ -1,11 +1,11 @@
 //! Why a claim fails ([`Reason`]) in the arbiter's words. Every printer
 //! (text, HTML, JSON, PGN comments) renders reasons through here; the
-//! counts with their nouns are [`crate::claims::words`].
+//! counts with their nouns are [`crate::words`].
 
 use std::fmt;
 
 use crate::claims::Reason;
-use crate::claims::words::{moves_of_plies, plies, times};
+use crate::words::{moves_of_plies, plies, times};
 
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,6 +11,7 @@
 //! scan's chunker.
 
 pub mod boundary;
+pub mod clock;
 pub mod pgn;
 
 pub use pgn::{Encoding, GameRecord, MoveToken, Reader};

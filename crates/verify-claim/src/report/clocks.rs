@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::claims::Replay;
 use crate::game::{Game, Side};
-use crate::watch::look::command;
+use crate::record::clock::command;
 
 /// One player's clock as the record last wrote it before the claim.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

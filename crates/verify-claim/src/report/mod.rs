@@ -20,7 +20,6 @@ pub mod scan;
 pub mod sign;
 pub mod svg;
 pub mod text;
-pub mod words;
 
 use std::collections::BTreeMap;
 

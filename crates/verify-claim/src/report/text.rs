@@ -215,7 +215,7 @@ fn evidence(r: &ClaimReport, s: &mut String) {
     let _ = writeln!(
         s,
         "  Move count: {} since {} ({} needed){written}.",
-        crate::claims::words::plies(c.plies),
+        crate::words::plies(c.plies),
         count_since(r),
         c.needed,
     );

@@ -260,8 +260,8 @@ fn clock_after_move(text: &[u8]) -> Option<f64> {
                 let close = memchr::memchr(b'}', &text[i..]).map_or(text.len(), |j| i + j);
                 if depth == 0 {
                     let comment = String::from_utf8_lossy(&text[i + 1..close]);
-                    if let Some(s) = crate::watch::look::command(&comment, "%clk")
-                        .and_then(|c| crate::watch::look::seconds(&c))
+                    if let Some(s) = crate::record::clock::command(&comment, "%clk")
+                        .and_then(|c| crate::record::clock::seconds(&c))
                     {
                         return Some(s);
                     }

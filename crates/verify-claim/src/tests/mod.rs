@@ -9,6 +9,7 @@ mod dead_positions;
 mod dead_quick_memo;
 mod draughts_perft;
 mod fuzz_corpus;
+mod helpmate_lines;
 mod module_examples;
 mod no_panic;
 mod oracle;

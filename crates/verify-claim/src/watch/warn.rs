@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::look::{command, seconds};
+use crate::record::clock::{command, seconds};
 use super::schema::{Event, EventKind, GameId};
 use crate::claims::Replay;
 use crate::game::{Game, Search, Side, Win};

@@ -129,7 +129,7 @@ fn ended_result(
     }
     let after = format!(
         "{} recorded after the game ended at ply {} by {how}",
-        crate::claims::words::moves(n - e.ply),
+        crate::words::moves(n - e.ply),
         e.ply
     );
     if recorded_norm == e.result || recorded_norm == "*" {
@@ -177,7 +177,7 @@ fn early_agreement<G: Game>(
     if completed >= min {
         return;
     }
-    let moves = crate::claims::words::moves(completed as usize);
+    let moves = crate::words::moves(completed as usize);
     out.push(Finding {
         recorded: Some(recorded.to_owned()),
         ..info(

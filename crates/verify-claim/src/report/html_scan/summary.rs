@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::super::page::{esc, rulebook_words};
 use super::View;
 use crate::claims::scan::{RulesChoice, Severity};
-use crate::claims::words::count as counted;
+use crate::words::count as counted;
 
 /// "1 game", "2 games".
 fn count(n: usize, one: &str) -> String {
