@@ -34,7 +34,7 @@ mod handoff;
 mod sink;
 mod threads;
 
-use games::Draft;
+pub use games::Draft;
 pub use games::GameLine;
 use handoff::{Handoff, Live};
 pub use sink::{ChunkHook, Needs, Placed, Row, Sink};
@@ -196,18 +196,18 @@ pub struct Summary {
 }
 
 /// How a worker analyses its chunks.
-pub(crate) struct Analysis<'a> {
-    pub(crate) encoding: Encoding,
-    pub(crate) options: &'a ScanOptions,
+pub struct Analysis<'a> {
+    pub encoding: Encoding,
+    pub options: &'a ScanOptions,
     /// Set when the scan stops: give up between two games.
-    pub(crate) stop: &'a AtomicBool,
+    pub stop: &'a AtomicBool,
     /// Each finding's board ([`Needs::boards`]: only games with findings
     /// are replayed a second time).
-    pub(crate) boards: bool,
+    pub boards: bool,
     /// Each game's row ([`Needs::games`]).
-    pub(crate) games: bool,
+    pub games: bool,
     /// The test-only panic (see [`DEBUG_PANIC`]).
-    pub(crate) panic_on: Option<&'a str>,
+    pub panic_on: Option<&'a str>,
 }
 
 /// A hidden debug switch for the tests of a worker's panic: a game whose
@@ -215,21 +215,21 @@ pub(crate) struct Analysis<'a> {
 pub const DEBUG_PANIC: &str = "VERIFY_CLAIM_DEBUG_PANIC";
 
 /// What a worker made of one chunk.
-pub(crate) struct Analysed {
-    pub(crate) games: usize,
-    pub(crate) plies: usize,
+pub struct Analysed {
+    pub games: usize,
+    pub plies: usize,
     /// Line ends in the chunk.
-    pub(crate) lines: u32,
-    pub(crate) findings: Vec<Placed>,
+    pub lines: u32,
+    pub findings: Vec<Placed>,
     /// Each game's row, when [`Analysis::games`].
-    pub(crate) rows: Vec<Draft>,
+    pub rows: Vec<Draft>,
 }
 
 /// Finds the findings of one chunk. Lines in findings count from 1 at the
 /// chunk's start; the caller adds the lines of the chunks before (counted
 /// here, in parallel, not by the chunker). `game` follows the game being
 /// analysed (for a panic's message).
-pub(crate) fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Analysed {
+pub fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Analysed {
     let mut cursor = LineCursor::new(&chunk.bytes, 1);
     let mut reader = Reader::knowing_cr(&chunk.bytes, how.encoding, cursor.has_cr());
     let mut games = 0;

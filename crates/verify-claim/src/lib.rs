@@ -182,13 +182,6 @@ pub use sheet::{
 #[doc(hidden)]
 pub mod desk;
 #[doc(hidden)]
-pub mod input;
-#[doc(hidden)]
-pub mod output;
-#[doc(hidden)]
-pub mod report;
-mod scan;
-#[doc(hidden)]
 pub mod sheet;
 #[doc(hidden)]
 pub mod watch;
@@ -201,5 +194,12 @@ pub mod fuzzing;
 #[doc(hidden)]
 pub use verify_claim_rules::{claims, game, words};
 use verify_claim_rules::{diag, laws, record};
+// The scan (crates/verify-claim-scan) and the printers
+// (crates/verify-claim-report), likewise.
+#[doc(hidden)]
+pub use verify_claim_report::report;
+#[doc(hidden)]
+pub use verify_claim_scan::{input, output};
+use verify_claim_scan::scan;
 #[cfg(test)]
 mod tests;

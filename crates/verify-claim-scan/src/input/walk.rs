@@ -57,8 +57,7 @@ pub fn is_record(name: &OsStr) -> bool {
 }
 
 /// Expands the command-line paths into the items to scan, in order, not
-/// following symbolic links met in directories.
-#[cfg(test)]
+/// following symbolic links met in directories (the tests').
 pub fn expand<P: AsRef<Path>>(paths: &[P]) -> Vec<Item> {
     expand_with(paths, false)
 }

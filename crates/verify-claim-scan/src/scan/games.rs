@@ -81,7 +81,7 @@ pub struct GameLine {
 /// A row as a worker builds it: game and line numbered within its chunk,
 /// the error not yet placed in its file.
 #[derive(Clone, Debug)]
-pub(crate) struct Draft {
+pub struct Draft {
     pub(crate) row: GameLine,
     /// The first error: its place in the chunk and its message.
     pub(crate) error: Option<(Place, String)>,

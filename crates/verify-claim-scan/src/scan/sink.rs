@@ -11,28 +11,40 @@ use crate::claims::scan::{Finding, Kind};
 use crate::diag::{Diagnostic, Place};
 use crate::record::Encoding;
 
-/// A finding placed in its file, as a worker found it.
+/// A finding placed in its file, as a worker found it. Its fields are the
+/// printers' (`verify-claim-report`), hidden: a library user reads a
+/// [`Row`] by its methods.
 #[derive(Clone, Debug)]
 pub struct Placed {
     /// 1-based game index within the chunk (the pipeline adds the games of
     /// earlier chunks of the same input when it hands it to the sink).
-    pub(crate) game: usize,
-    pub(crate) place: Place,
-    pub(crate) white: String,
-    pub(crate) black: String,
-    pub(crate) finding: Finding,
+    #[doc(hidden)]
+    pub game: usize,
+    #[doc(hidden)]
+    pub place: Place,
+    #[doc(hidden)]
+    pub white: String,
+    #[doc(hidden)]
+    pub black: String,
+    #[doc(hidden)]
+    pub finding: Finding,
     /// The recorded result (`Result` tag, else the result token).
-    pub(crate) result: String,
+    #[doc(hidden)]
+    pub result: String,
     /// The position of the finding, when the sink asks for boards.
-    pub(crate) board: Option<Box<crate::game::board::Board>>,
+    #[doc(hidden)]
+    pub board: Option<Box<crate::game::board::Board>>,
 }
 
 /// A finding with its input and its game number in that input: what a
 /// [`Sink`] receives.
 pub struct Row<'a> {
-    pub(crate) file: &'a str,
-    pub(crate) game: usize,
-    pub(crate) placed: &'a Placed,
+    #[doc(hidden)]
+    pub file: &'a str,
+    #[doc(hidden)]
+    pub game: usize,
+    #[doc(hidden)]
+    pub placed: &'a Placed,
 }
 
 impl Row<'_> {
