@@ -2,9 +2,9 @@
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::claims::scan::{RulesChoice, ScanOptions};
-use verify_claim::game::column_draughts;
-use verify_claim::{Edition, Encoding, GameType, Search, Side};
+use verify_claim::{
+    ColumnRules, Edition, Encoding, GameType, RulesChoice, ScanOptions, Search, Side,
+};
 
 /// The options that say which rules apply and how to read a record,
 /// the same in `claim`, `scan` and `watch`.
@@ -173,10 +173,10 @@ pub enum ColumnRulesArg {
 }
 
 impl ColumnRulesArg {
-    pub fn rules(self) -> column_draughts::Rules {
+    pub fn rules(self) -> ColumnRules {
         match self {
-            ColumnRulesArg::Standard => column_draughts::Rules::Standard,
-            ColumnRulesArg::Rejump => column_draughts::Rules::Rejump,
+            ColumnRulesArg::Standard => ColumnRules::Standard,
+            ColumnRulesArg::Rejump => ColumnRules::Rejump,
         }
     }
 }

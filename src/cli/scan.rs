@@ -259,22 +259,19 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 
 /// The HTML page, told what its header says.
 fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sink + 'a> {
-    use verify_claim::report::html_scan::{Head, Html};
+    use verify_claim::HtmlHead as Head;
     let head = Head {
         inputs: args
             .paths
             .iter()
-            .map(|p| verify_claim::input::walk::display_name(p))
+            .map(|p| verify_claim::display_name(p))
             .collect(),
         rules: args.settings().options.rules,
         min: args.min_severity(),
         all_diagrams: args.all_diagrams,
         ..Head::default()
     };
-    Box::new(verify_claim::report::scan::Printed {
-        printer: Html::new(head),
-        out,
-    })
+    verify_claim::html_printer(head, out)
 }
 
 pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
@@ -283,9 +280,9 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let format = args.output();
     let printer: Box<dyn Sink> = match format {
-        ScanFormat::Jsonl | ScanFormat::Csv if args.per_game => Box::new(
-            verify_claim::report::games::PerGame::new(out, format == ScanFormat::Csv),
-        ),
+        ScanFormat::Jsonl | ScanFormat::Csv if args.per_game => {
+            Box::new(verify_claim::PerGame::new(out, format == ScanFormat::Csv))
+        }
         _ if args.per_game => {
             let name = format!("{format:?}").to_lowercase();
             return Err(Diagnostic::new(

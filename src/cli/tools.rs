@@ -3,8 +3,8 @@
 use clap::Args;
 use clap_complete::Shell;
 
+use column_draughts as cd;
 use verify_claim::Diagnostic;
-use verify_claim::game::column_draughts as cd;
 
 use super::{ColumnRulesArg, GameTypeArg, Outcome};
 
@@ -71,9 +71,7 @@ pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
     let (n, mut lines) = match args.game_type {
         GameTypeArg::Chess => {
             let pos = match &args.fen {
-                Some(f) => {
-                    verify_claim::game::chess::unwinnable::position_from_fen(f).map_err(bad_fen)?
-                }
+                Some(f) => verify_claim::chess_position(f).map_err(bad_fen)?,
                 None => shakmaty::Chess::default(),
             };
             chess_perft(&pos, args.depth, args.divide)

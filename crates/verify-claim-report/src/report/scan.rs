@@ -117,6 +117,15 @@ pub fn printer<'a, W: Write + 'a>(format: ScanFormat, out: W) -> Box<dyn Sink + 
     }
 }
 
+/// The HTML page's sink, its header saying what the run was
+/// ([`ScanFormat::Html`] is the page with a default header).
+pub fn html_printer<'a, W: Write + 'a>(head: super::html_scan::Head, out: W) -> Box<dyn Sink + 'a> {
+    Box::new(Printed {
+        printer: super::html_scan::Html::new(head),
+        out,
+    })
+}
+
 /// The fields every format shares, in one place.
 fn side(r: &Row<'_>) -> Option<&'static str> {
     r.placed.finding.side.map(|s| s.name())

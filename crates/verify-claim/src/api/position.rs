@@ -2,9 +2,9 @@
 //! 6.9), or still win (column draughts: 1.11)?
 
 use crate::diag::Diagnostic;
-pub use crate::report::position::PositionCheck;
 use crate::game::column_draughts;
 use crate::game::{DeadCheck, Ending, Game, GameType, Search, Side, Win, WithGame};
+pub use crate::report::position::PositionCheck;
 
 /// How to check a position. The default: chess, the full search, both sides.
 #[derive(Clone, Copy, Debug)]

@@ -18,7 +18,8 @@ fn check_position_shows_the_short_line_and_where_it_ends() {
     assert!(helpmate.len() <= 30, "{helpmate:?}");
     let end = c.check.ends[0].as_deref().unwrap();
     let mut p = Chess::default();
-    p = crate::game::chess::unwinnable::position_from_fen("8/8/3k4/8/3n4/8/3KN3/8 w - - 0 1").unwrap_or(p);
+    p = crate::game::chess::unwinnable::position_from_fen("8/8/3k4/8/3n4/8/3KN3/8 w - - 0 1")
+        .unwrap_or(p);
     for san in helpmate {
         let m = san.parse::<SanPlus>().unwrap().san.to_move(&p).unwrap();
         p.play_unchecked(m);

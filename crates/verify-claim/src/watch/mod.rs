@@ -41,9 +41,13 @@ pub const MAX_BOARDS: usize = 2000;
 
 /// What to watch and how.
 pub struct Config {
+    /// Files (they may appear later) and folders (every .pgn and .pdn below).
     pub paths: Vec<String>,
+    /// How often to look at the files.
     pub interval: Duration,
+    /// The rules and searches each game is checked with.
     pub options: ScanOptions,
+    /// The tags' encoding.
     pub encoding: Encoding,
     /// `--low-time`: a clock under this many seconds is said.
     pub low_time: Option<f64>,
@@ -52,13 +56,18 @@ pub struct Config {
 /// Totals for the summary printed on exit.
 #[derive(Debug, Default)]
 pub struct Summary {
+    /// Files followed.
     pub files: usize,
+    /// Boards (games) followed.
     pub boards: usize,
+    /// Events said, by kind.
     pub by_kind: BTreeMap<EventKind, usize>,
+    /// How long the watch ran.
     pub seconds: f64,
 }
 
 impl Summary {
+    /// The summary as one line for stderr.
     pub fn line(&self) -> String {
         let kinds: Vec<String> = self
             .by_kind

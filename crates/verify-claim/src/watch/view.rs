@@ -12,9 +12,11 @@ use crate::output::escape;
 
 /// Where events go.
 pub trait Sink {
+    /// One event, said at `time`.
     fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()>;
     /// Called after every poll; `changed` when events came.
     fn refresh(&mut self, files: &[Watched], changed: bool) -> io::Result<()>;
+    /// The watch ends: the totals.
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;
 }
 
@@ -153,6 +155,8 @@ pub struct Live<W: Write> {
 }
 
 impl<W: Write> Live<W> {
+    /// The live view on `out`: a bell on a new alert unless `quiet`,
+    /// wrapped to the terminal's size as `size` gives it.
     pub fn new(out: W, quiet: bool, size: fn() -> Option<(usize, usize)>) -> Live<W> {
         Live {
             out,

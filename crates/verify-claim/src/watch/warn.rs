@@ -8,11 +8,11 @@
 
 use std::sync::Arc;
 
-use crate::record::clock::{command, seconds};
 use super::schema::{Event, EventKind, GameId};
 use crate::claims::Replay;
 use crate::game::{Game, Search, Side, Win};
 use crate::laws::Rulebook;
+use crate::record::clock::{command, seconds};
 
 /// What was said, per board.
 #[derive(Debug, Default)]

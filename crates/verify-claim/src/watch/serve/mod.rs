@@ -43,6 +43,7 @@ pub const MAX_CONNECTIONS: usize = MAX_STREAMS + 64;
 
 /// Where and how to serve.
 pub struct Options {
+    /// `ADDR:PORT` (port 0: any free port).
     pub addr: String,
     /// The access token; `Some("generate")` makes one.
     pub token: Option<String>,
@@ -57,6 +58,7 @@ pub struct Server {
     /// interface address of the machine (another device's first; IPv6
     /// link-local ones, which need a zone, left out), loopback last.
     pub urls: Vec<String>,
+    /// The boards and the events the page is served.
     pub hub: Arc<Hub>,
     /// The arbiter's desk (`/desk`), and the live boards' records it opens.
     pub desk: Arc<crate::desk::Desk>,
@@ -222,6 +224,7 @@ pub struct Serving<'a> {
 }
 
 impl<'a> Serving<'a> {
+    /// Feeds `server`, then hands every event on to `inner`.
     pub fn new(inner: &'a mut dyn Sink, server: &Server) -> Serving<'a> {
         Serving {
             inner,
