@@ -22,7 +22,7 @@ pub mod unproved;
 pub mod unwinnable;
 mod written;
 use recorded::parse_recorded_slowly;
-pub use start::start_position;
+pub use start::{Start, start_position};
 use written::{capitalised, capture_slip, parse_written_strict, with_hint};
 
 use super::{Difference, Ending, Game, GameType, MoveError, Search, Side, Win};

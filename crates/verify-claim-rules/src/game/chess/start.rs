@@ -9,7 +9,7 @@ use crate::record::GameRecord;
 /// in 32 bits (shakmaty's), and a game of the longest record claim mode
 /// reads (64 MiB of text, under 12 million moves) stays far below 2^32
 /// from it, so no label saturates.
-pub const MAX_FEN_MOVE_NUMBER: u32 = 1_000_000_000;
+pub(crate) const MAX_FEN_MOVE_NUMBER: u32 = 1_000_000_000;
 
 /// How a chess record starts.
 #[derive(Clone, Debug)]

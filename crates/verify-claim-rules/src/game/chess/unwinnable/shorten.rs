@@ -24,7 +24,7 @@ use shakmaty::{Chess, Color, Position, san::SanPlus};
 
 /// Positions the search may visit for one line, over all its rounds: a few
 /// milliseconds.
-pub const NODE_BUDGET: usize = 200_000;
+pub(crate) const NODE_BUDGET: usize = 200_000;
 
 /// Deepest shortcut tried, in plies.
 const MAX_DEPTH: u32 = 4;
