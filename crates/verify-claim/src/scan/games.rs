@@ -90,11 +90,12 @@ const ECO: usize = 7;
 const TERMINATION: usize = 8;
 const RESULT: usize = 9;
 
-/// A row's tag texts in one buffer: each column's span of it, or `None`
-/// where the record has no such tag.
+/// A row's tag texts: each column's span of a buffer, or `None` where the
+/// record has no such tag. The buffer is the chunk's, shared by its rows
+/// ([`Drafts`]): a row of the table allocates nothing of its own.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct TagTexts {
-    text: String,
+    text: Arc<str>,
     spans: [Option<(u32, u32)>; 10],
 }
 
@@ -103,21 +104,21 @@ impl TagTexts {
         let (from, to) = self.spans[i]?;
         self.text.get(from as usize..to as usize)
     }
+}
 
-    /// Column `i` is `value`, unless it has one already (the first tag of
-    /// a name counts, as [`GameRecord::tag`] finds it). A record is at most
-    /// 64 MiB, so a span fits `u32`; one that would not is left out.
-    fn set_first(&mut self, i: usize, value: &str) {
-        if self.spans[i].is_some() {
-            return;
-        }
-        let from = self.text.len();
-        let (Ok(a), Ok(b)) = (u32::try_from(from), u32::try_from(from + value.len())) else {
-            return;
-        };
-        self.text.push_str(value);
-        self.spans[i] = Some((a, b));
+/// Column `i` of `spans` is `value`, appended to `buf`, unless it has one
+/// already (the first tag of a name counts, as [`GameRecord::tag`] finds
+/// it). A span that would not fit `u32` (4 GiB of tags) is left out.
+fn set_first(spans: &mut [Option<(u32, u32)>; 10], buf: &mut String, i: usize, value: &str) {
+    if spans[i].is_some() {
+        return;
     }
+    let from = buf.len();
+    let (Ok(a), Ok(b)) = (u32::try_from(from), u32::try_from(from + value.len())) else {
+        return;
+    };
+    buf.push_str(value);
+    spans[i] = Some((a, b));
 }
 
 /// The tag columns, as written (`None`: the record has no such tag).
@@ -168,7 +169,9 @@ impl GameLine {
     /// hand (tests, other readers). Other names are ignored.
     pub fn set_tag(&mut self, name: &str, value: &str) {
         if let Some(i) = TAG_NAMES.iter().position(|n| *n == name) {
-            self.tags.set_first(i, value);
+            let mut buf = String::from(&*self.tags.text);
+            set_first(&mut self.tags.spans, &mut buf, i, value);
+            self.tags.text = buf.into();
         }
     }
 }
@@ -223,12 +226,55 @@ pub(crate) struct Draft {
     pub(crate) error: Option<(Place, String)>,
 }
 
+/// A chunk's rows as a worker builds them, their tag texts in one buffer:
+/// one allocation a chunk, not one a row (the rows are dropped by the
+/// thread that prints them, where freeing a worker's allocation a row cost
+/// more CPU than making it).
+#[derive(Default)]
+pub(crate) struct Drafts {
+    rows: Vec<Draft>,
+    text: String,
+}
+
+impl Drafts {
+    /// A row made without tags (an unreadable game).
+    pub(crate) fn push(&mut self, d: Draft) {
+        self.rows.push(d);
+    }
+
+    /// The row of a record read whole (see [`Draft::of_record`]).
+    pub(crate) fn record(
+        &mut self,
+        rec: &GameRecord<'_>,
+        bytes: &[u8],
+        game: usize,
+        findings: &[Finding],
+        outcome: &Outcome,
+        cursor: &mut LineCursor<'_>,
+    ) {
+        let d = Draft::of_record(rec, bytes, game, findings, outcome, cursor, &mut self.text);
+        self.rows.push(d);
+    }
+
+    /// The rows, sharing the chunk's tag texts.
+    pub(crate) fn finish(self) -> Vec<Draft> {
+        let mut rows = self.rows;
+        if !self.text.is_empty() {
+            let text: Arc<str> = self.text.into();
+            for d in &mut rows {
+                d.row.tags.text = Arc::clone(&text);
+            }
+        }
+        rows
+    }
+}
+
 /// The row's tags, in one pass over the record's (the first of a name
 /// counts, as [`GameRecord::tag`] finds it), not eleven look-ups.
-fn tags(rec: &GameRecord<'_>, row: &mut GameLine) {
+/// Their texts go to `buf`, the chunk's.
+fn tags(rec: &GameRecord<'_>, row: &mut GameLine, buf: &mut String) {
     let mut elo = [None, None];
-    // Room for the usual tags' texts: one allocation a row.
-    row.tags.text.reserve(96);
+    let spans = &mut row.tags.spans;
     for t in &rec.tags {
         let i = match t.name {
             "Site" => SITE,
@@ -248,12 +294,12 @@ fn tags(rec: &GameRecord<'_>, row: &mut GameLine) {
             }
             _ => continue,
         };
-        row.tags.set_first(i, &t.value);
+        set_first(spans, buf, i, &t.value);
+    }
+    if let Some(r) = rec.result {
+        set_first(spans, buf, RESULT, r.text);
     }
     [row.white_elo, row.black_elo] = elo.map(Option::flatten);
-    if let Some(r) = rec.result {
-        row.tags.set_first(RESULT, r.text);
-    }
 }
 
 /// "2-0" and the other draughts forms as chess results (the scan's own
@@ -277,6 +323,7 @@ impl Draft {
         findings: &[Finding],
         outcome: &Outcome,
         cursor: &mut LineCursor<'_>,
+        buf: &mut String,
     ) -> Draft {
         let first = |k: Kind| findings.iter().find(|f| f.kind == k).map(|f| f.ply);
         let threefold = first(Kind::ThreefoldClaimable);
@@ -305,9 +352,10 @@ impl Draft {
             findings: findings.len(),
             ..GameLine::default()
         };
-        tags(rec, &mut row);
+        tags(rec, &mut row, buf);
+        let result = row.tags.spans[RESULT].and_then(|(a, b)| buf.get(a as usize..b as usize));
         row.result_agrees = end.and_then(|e| {
-            let recorded = decisive(row.result()?)?;
+            let recorded = decisive(result?)?;
             Some(recorded == e.result)
         });
         let error = error.map(|e| (cursor.place(e.offset), e.message.clone()));
@@ -367,6 +415,15 @@ fn clocks(
 ) -> (Option<f64>, Option<f64>) {
     let mut out = [None, None];
     let end = rec.result.map_or(rec.end, |r| r.offset);
+    // Most records without clocks have no `%clk` at all: one SIMD search
+    // instead of a walk over every move's text.
+    let start = rec.moves.first().map_or(end, |m| m.offset);
+    if bytes
+        .get(start..end)
+        .is_none_or(|text| memchr::memmem::find(text, b"%clk").is_none())
+    {
+        return (None, None);
+    }
     for k in (0..ply.min(rec.moves.len())).rev() {
         // 0: White's move, 1: Black's.
         let side = (k + usize::from(black_first)) % 2;
