@@ -34,7 +34,7 @@ mod handoff;
 mod sink;
 mod threads;
 
-use games::Draft;
+use games::{Draft, Drafts};
 pub use games::GameLine;
 use handoff::{Handoff, Live};
 pub use sink::{ChunkHook, Needs, Placed, Row, Sink};
@@ -235,7 +235,7 @@ pub(crate) fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize)
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
-    let mut rows = Vec::new();
+    let mut rows = Drafts::default();
     // Games before this chunk in the same task (a run of frames has several).
     let before = *game;
     loop {
@@ -278,9 +278,7 @@ pub(crate) fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize)
                     .map_or(rec.moves.len(), |f| f.ply);
                 if how.games {
                     let bytes = &chunk.bytes;
-                    let row =
-                        Draft::of_record(&rec, bytes, games, &findings, &outcome, &mut cursor);
-                    rows.push(row);
+                    rows.record(&rec, bytes, games, &findings, &outcome, &mut cursor);
                 }
                 if !findings.is_empty() {
                     let drawn = if how.boards {
@@ -331,7 +329,7 @@ pub(crate) fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize)
         plies,
         lines,
         findings: out,
-        rows,
+        rows: rows.finish(),
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod clocks;
 pub mod diagrams;
 pub mod games;
+mod games_json;
 pub mod html;
 pub mod html_scan;
 pub mod json;

@@ -202,9 +202,14 @@ fn hand_rows(
     rows: Vec<Draft>,
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    // One name for the chunk's rows (a row per game: no copy each).
+    let file: std::sync::Arc<str> = file.into();
     for mut r in rows {
         r.moved(base.0, base.1);
-        sink.game(&r.placed(file))?;
+        sink.game(&r.placed(&file))?;
     }
     Ok(())
 }
