@@ -21,6 +21,8 @@ pub mod sign;
 pub mod svg;
 pub mod text;
 pub mod words;
+#[cfg(test)]
+mod whole;
 
 use std::collections::BTreeMap;
 
