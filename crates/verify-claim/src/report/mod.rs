@@ -20,9 +20,9 @@ pub mod scan;
 pub mod sign;
 pub mod svg;
 pub mod text;
-pub mod words;
 #[cfg(test)]
 mod whole;
+pub mod words;
 
 use std::collections::BTreeMap;
 

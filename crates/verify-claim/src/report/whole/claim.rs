@@ -26,7 +26,12 @@ fn report(ply: usize, written: Option<&str>) -> ClaimReport {
 fn pgn(r: &ClaimReport) -> String {
     let mut reader = Reader::new(SHUFFLE.as_bytes(), Encoding::Utf8);
     let record = reader.next_game().unwrap().unwrap();
-    String::from_utf8(annotate_game(SHUFFLE.as_bytes(), &record, &claim_annotation(r))).unwrap()
+    String::from_utf8(annotate_game(
+        SHUFFLE.as_bytes(),
+        &record,
+        &claim_annotation(r),
+    ))
+    .unwrap()
 }
 
 #[test]
@@ -42,7 +47,10 @@ fn valid_with_the_written_move() {
 fn not_valid() {
     let r = report(4, None);
     check(&r.to_text(), expected!("claim.not-valid.txt"));
-    check(&format!("{}\n", r.to_json()), expected!("claim.not-valid.json"));
+    check(
+        &format!("{}\n", r.to_json()),
+        expected!("claim.not-valid.json"),
+    );
     check(&pgn(&r), expected!("claim.not-valid.pgn"));
     check(&r.to_html(), expected!("claim.not-valid.html"));
 }

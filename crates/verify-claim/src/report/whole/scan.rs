@@ -140,7 +140,10 @@ fn csv() {
 
 #[test]
 fn github() {
-    check(&printed(Github::new(Severity::Warning)), expected!("scan.github"));
+    check(
+        &printed(Github::new(Severity::Warning)),
+        expected!("scan.github"),
+    );
 }
 
 #[test]
@@ -169,5 +172,8 @@ fn pgn() {
     let text = annotate_chunk(chunk.as_bytes(), Encoding::Utf8, &findings, Severity::Info);
     check(&String::from_utf8(text).unwrap(), expected!("scan.pgn"));
     let errors = annotate_chunk(chunk.as_bytes(), Encoding::Utf8, &findings, Severity::Error);
-    check(&String::from_utf8(errors).unwrap(), expected!("scan.errors.pgn"));
+    check(
+        &String::from_utf8(errors).unwrap(),
+        expected!("scan.errors.pgn"),
+    );
 }
