@@ -132,3 +132,25 @@ pub fn rulebook_words(rules: &str) -> String {
         None => format!("St Petersburg rules of Russian column draughts ({rules})"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Input text escapes as the hand `esc` did; a splice without `Text`
+    /// is still escaped (by maud), only without the two extras.
+    #[test]
+    fn text_escapes_as_the_pages_always_have() {
+        let input = "O'Hara <b>&\"x\"\x1b\x07\tend\n";
+        assert_eq!(
+            html! { p title=(Text(input)) { (Text(input)) } }.into_string(),
+            "<p title=\"O&#39;Hara &lt;b&gt;&amp;&quot;x&quot;\u{FFFD}\u{FFFD}\tend\n\">\
+             O&#39;Hara &lt;b&gt;&amp;&quot;x&quot;\u{FFFD}\u{FFFD}\tend\n</p>"
+        );
+        assert_eq!(
+            html! { p { (input) } }.into_string(),
+            "<p>O'Hara &lt;b&gt;&amp;&quot;x&quot;\x1b\x07\tend\n</p>"
+        );
+        assert_eq!(Text("a'b").to_string(), "a&#39;b");
+    }
+}
