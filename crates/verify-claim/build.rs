@@ -21,7 +21,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(no_oracle)");
     println!("cargo::rustc-check-cfg=cfg(no_pzstd)");
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=../../tests/common/oracle_python.rs");
+    println!("cargo::rerun-if-changed=../test-support/src/oracle_python.rs");
     println!("cargo::rerun-if-env-changed=VERIFY_CLAIM_REQUIRE_ORACLE");
     println!("cargo::rerun-if-env-changed=ORACLE_PYTHON");
     let required =
@@ -54,7 +54,7 @@ fn runs(program: &str, args: &[&str]) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-#[path = "../../tests/common/oracle_python.rs"]
+#[path = "../test-support/src/oracle_python.rs"]
 mod oracle_python;
 
 /// `$ORACLE_PYTHON`, else `python3`, imports python-chess 1.11 or later.

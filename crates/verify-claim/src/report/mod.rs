@@ -21,6 +21,8 @@ pub mod scan;
 pub mod sign;
 pub mod svg;
 pub mod text;
+#[cfg(test)]
+mod whole;
 pub mod words;
 
 use std::collections::BTreeMap;
