@@ -96,7 +96,7 @@ fn an_unreadable_file_is_permission_denied() {
     // Searchable by anyone (a scratch directory is its owner's alone).
     std::fs::set_permissions(&*dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     let path = dir.file("locked.pgn", b"1. e4 e5 *\n");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0)).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::metadata(&path).unwrap().uid() != 0 {
         let d = decide_file(&path, &ClaimOptions::default()).expect_err("unreadable");
         assert_eq!(
