@@ -76,9 +76,13 @@ impl Order {
 
     pub(super) fn print(&mut self, work: Work, sink: &mut dyn Sink) -> io::Result<()> {
         match work {
-            Work::Failed { file, message } => {
+            Work::Failed {
+                file,
+                kind,
+                message,
+            } => {
                 self.summary.failed_inputs += 1;
-                sink.input_error(&Diagnostic::new(&file, None, message))
+                sink.input_error(&Diagnostic::new(kind, &file, None, message))
             }
             Work::Skipped { file, message } => sink.input_warning(&file, &message),
             Work::Stopped {
