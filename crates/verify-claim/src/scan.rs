@@ -34,8 +34,8 @@ mod handoff;
 mod sink;
 mod threads;
 
-use games::{Draft, Drafts};
 pub use games::GameLine;
+use games::{Draft, Drafts};
 use handoff::{Handoff, Live};
 pub use sink::{ChunkHook, Needs, Placed, Row, Sink};
 use threads::{Producer, Task, Worker};

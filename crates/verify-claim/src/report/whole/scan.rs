@@ -7,7 +7,7 @@ use std::io::Write;
 
 use super::{check, expected};
 use crate::claims::scan::{Finding, Kind, RulesChoice, Severity};
-use crate::diag::{Diagnostic, Place};
+use crate::diag::{Diagnostic, DiagnosticKind, Place};
 use crate::game::{Game, Side, board::Board, chess::ChessGame};
 use crate::record::Encoding;
 use crate::report::html_scan::{Head, Html};
@@ -98,7 +98,12 @@ fn printed(mut printer: impl Printer) -> String {
         };
         printer.finding(&row, &mut out).unwrap();
     }
-    let missing = Diagnostic::new("missing.pgn", None, "No such file (os error 2)");
+    let missing = Diagnostic::new(
+        DiagnosticKind::Io(std::io::ErrorKind::NotFound),
+        "missing.pgn",
+        None,
+        "No such file (os error 2)",
+    );
     printer.input_error(&missing, &mut out).unwrap();
     printer
         .input_warning("notes.txt", "not a record (left out)", &mut out)
