@@ -19,7 +19,7 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(no_shared)");
     println!("cargo::rustc-check-cfg=cfg(no_oracle)");
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=../../tests/common/oracle_python.rs");
+    println!("cargo::rerun-if-changed=../test-support/src/oracle_python.rs");
     println!("cargo::rerun-if-env-changed=VERIFY_CLAIM_REQUIRE_ORACLE");
     println!("cargo::rerun-if-env-changed=ORACLE_PYTHON");
     let required =
@@ -39,7 +39,7 @@ fn main() {
     }
 }
 
-#[path = "../../tests/common/oracle_python.rs"]
+#[path = "../test-support/src/oracle_python.rs"]
 mod oracle_python;
 
 /// `$ORACLE_PYTHON`, else `python3`, imports python-chess 1.11 or later.

@@ -6,14 +6,20 @@ the CPU time (user + system, which load on the machine changes less).
     python3 python/bench/per_game_cost.py --cli target/release/verify-claim \\
         --rounds 9 --jobs 1 /tmp/vc-bench/lichess-twic-100mb.pgn
 
+With ``--callgrind FILE`` it also counts both runs' instructions under
+valgrind on FILE (a few MB: callgrind is ~50x slower), the figure the
+machine's load does not change.
+
 A benchmark, not a test: it prints and asserts nothing.
 """
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
+import tempfile
 import time
 
 
@@ -27,11 +33,22 @@ def once(cli, args):
     return wall, cpu
 
 
+def instructions(cli, args):
+    """Instructions executed (valgrind's callgrind, every thread)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/cg", cli, *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    return int(m.group(1)) if m else None
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cli", required=True)
     p.add_argument("--rounds", type=int, default=9)
     p.add_argument("--jobs", default="1")
+    p.add_argument("--callgrind", metavar="FILE")
     p.add_argument("paths", nargs="+")
     a = p.parse_args()
     common = ["scan", "--no-progress", "--fail-on", "never", "--jobs", a.jobs, *a.paths]
@@ -52,6 +69,11 @@ def main():
               f"{max(t[0] for t in ts):.3f}), cpu median {cpu:.3f} s")
     print(f"per-game / jsonl: wall {med['per-game'][0] / med['jsonl'][0]:.3f}, "
           f"cpu {med['per-game'][1] / med['jsonl'][1]:.3f}")
+    if a.callgrind:
+        base = ["scan", "--no-progress", "--fail-on", "never", "--jobs", a.jobs, a.callgrind]
+        ir = {k: instructions(a.cli, base + extra) for k, extra in runs.items()}
+        print(f"callgrind on {a.callgrind}: jsonl {ir['jsonl']:,}, per-game {ir['per-game']:,} "
+              f"instructions: ratio {ir['per-game'] / ir['jsonl']:.3f}")
 
 
 if __name__ == "__main__":

@@ -8,15 +8,18 @@ use std::sync::mpsc::SyncSender;
 
 use arrow_array::RecordBatch;
 pub use verify_claim::{
-    ClaimOptions, Diagnostic, FindingLine, Findings, PositionOptions, ScanSettings, Stop,
+    ClaimOptions, Diagnostic, DiagnosticKind, FindingLine, Findings, PositionOptions, ScanSettings,
+    Stop,
 };
 
 use crate::batches::{self, Batch};
 
-/// A problem with the input (file, place, message) or with the call itself.
+/// A problem with the input (its kind, file, place, message) or with the
+/// call itself.
 #[derive(Debug)]
 pub enum Error {
     Input {
+        kind: DiagnosticKind,
         file: String,
         line: Option<u32>,
         column: Option<u32>,
@@ -31,6 +34,7 @@ pub enum Error {
 impl From<Diagnostic> for Error {
     fn from(d: Diagnostic) -> Error {
         Error::Input {
+            kind: d.kind,
             file: d.file,
             line: d.place.map(|p| p.line),
             column: d.place.map(|p| p.col),
@@ -92,11 +96,13 @@ pub fn unflag(message: &str) -> String {
 pub(crate) fn unflagged(d: Diagnostic) -> Error {
     match Error::from(d) {
         Error::Input {
+            kind,
             file,
             line,
             column,
             message,
         } => Error::Input {
+            kind,
             file: if file == "--fen" {
                 "<fen>".to_owned()
             } else {

@@ -8,6 +8,7 @@
 
 mod batches;
 mod engine;
+mod errors;
 mod games;
 mod options;
 
@@ -85,23 +86,18 @@ fn count<T: TryFrom<u64>>(
     }
 }
 
+/// The Python exception: chosen by the error's kind ([`errors`]).
 fn to_py(py: Python<'_>, e: Error) -> PyErr {
     match e {
         Error::Usage(m) => PyValueError::new_err(m),
         Error::Failed(m) => PyRuntimeError::new_err(m),
         Error::Input {
+            kind,
             file,
             line,
             column,
             message,
-        } => match py
-            .import("verify_claim._errors")
-            .and_then(|m| m.getattr("error_of"))
-            .and_then(|c| c.call1((message, file, line, column)))
-        {
-            Ok(v) => PyErr::from_value(v),
-            Err(e) => e,
-        },
+        } => errors::input_error(py, kind, file, line, column, message),
     }
 }
 
@@ -514,6 +510,7 @@ fn expand(py: Python<'_>, paths: Vec<String>, follow: bool) -> PyResult<Vec<engi
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", verify_claim::VERSION)?;
+    errors::add(m)?;
     m.add_function(wrap_pyfunction!(decide, m)?)?;
     m.add_function(wrap_pyfunction!(check_position, m)?)?;
     m.add_function(wrap_pyfunction!(reconstruct, m)?)?;

@@ -19,8 +19,11 @@ Every option of the command line is a keyword argument of the same name
 (``_`` for ``-``) and the same values. A path that does not exist raises
 ``FileNotFoundError``; a record, file or position that cannot be read
 raises :class:`InputError` (a ``ValueError``) with ``file``, ``line``,
-``column`` and ``message``; a bad option value raises ``ValueError``. The
-work runs in Rust with the GIL released.
+``column``, ``message`` and ``kind``; one the OS would not give is also the
+``OSError`` of its errno (:class:`InputPermissionError` is a
+``PermissionError``, ...); a bad option value raises ``ValueError``. The
+classes are made by the native module, which picks each by the kind of the
+engine's error. The work runs in Rust with the GIL released.
 """
 
 import errno
@@ -29,7 +32,13 @@ import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _native
-from ._errors import InputError
+from ._errors import (
+    InputError,
+    InputFileNotFoundError,
+    InputIsADirectoryError,
+    InputNotADirectoryError,
+    InputPermissionError,
+)
 
 __all__ = [
     "decide",
@@ -42,6 +51,10 @@ __all__ = [
     "reconstruct",
     "decide_sheets",
     "InputError",
+    "InputFileNotFoundError",
+    "InputPermissionError",
+    "InputIsADirectoryError",
+    "InputNotADirectoryError",
     "Scan",
     "__version__",
 ]

@@ -4,6 +4,10 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optio
 from typing_extensions import NotRequired
 
 from ._errors import InputError as InputError
+from ._errors import InputFileNotFoundError as InputFileNotFoundError
+from ._errors import InputIsADirectoryError as InputIsADirectoryError
+from ._errors import InputNotADirectoryError as InputNotADirectoryError
+from ._errors import InputPermissionError as InputPermissionError
 
 __version__: str
 TEXT_NAME: str

@@ -1,48 +1,32 @@
-"""The package's exception type (a module of its own so that the native
-module and the Spark workers raise the same class)."""
+"""The package's exception types, created by the native module (Rust),
+which raises each by the kind of the engine's error, never by its message
+(a module of its own so that the native module, the package and the Spark
+workers name the same classes).
 
-from typing import Optional
+- :class:`InputError` (a ``ValueError``): a record, file or position the
+  tool could not read or answer for, with ``file``, ``line``, ``column``
+  (1-based, or ``None``), ``message`` and ``kind`` (``"io"``,
+  ``"syntax"``, ``"illegal-move"``, ``"option"``, ``"limit"``,
+  ``"no-game"``); ``str()`` is the CLI's ``file:line:col: error: message``.
+- An input the OS would not give is also the ``OSError`` of its errno
+  (``errno``, ``strerror``, ``filename``): :class:`InputFileNotFoundError`
+  (a ``FileNotFoundError``), :class:`InputPermissionError` (a
+  ``PermissionError``), :class:`InputIsADirectoryError`,
+  :class:`InputNotADirectoryError`; each is an :class:`InputError` too.
+"""
 
+from ._native import (
+    InputError,
+    InputFileNotFoundError,
+    InputIsADirectoryError,
+    InputNotADirectoryError,
+    InputPermissionError,
+)
 
-class InputError(ValueError):
-    """A record, file or position the tool could not read or answer for.
-
-    The same error the command line prints as ``file:line:col: error: ...``
-    (and exits 2 for). ``line`` and ``column`` are 1-based, or ``None`` when
-    the error has no place (a missing file, a ``ply`` beyond the game).
-    """
-
-    file: str
-    line: Optional[int]
-    column: Optional[int]
-    message: str
-
-    def __init__(
-        self,
-        message: str,
-        file: str = "",
-        line: Optional[int] = None,
-        column: Optional[int] = None,
-    ) -> None:
-        super().__init__(message, file, line, column)
-        self.message = message
-        self.file = file
-        self.line = line
-        self.column = column
-
-    def __str__(self) -> str:
-        if self.line is None:
-            return f"{self.file}: error: {self.message}"
-        return f"{self.file}:{self.line}:{self.column}: error: {self.message}"
-
-
-def error_of(message: str, file: str, line: Optional[int], column: Optional[int]) -> Exception:
-    """The exception for an error of the native module: a file that does
-    not exist is a ``FileNotFoundError`` (with ``filename``), anything
-    else an :class:`InputError`."""
-    if line is None and message.endswith("(os error 2)"):
-        import errno
-        import os
-
-        return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), file)
-    return InputError(message, file, line, column)
+__all__ = [
+    "InputError",
+    "InputFileNotFoundError",
+    "InputPermissionError",
+    "InputIsADirectoryError",
+    "InputNotADirectoryError",
+]

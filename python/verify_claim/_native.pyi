@@ -5,6 +5,20 @@ from typing import Any, Iterator, List, Optional, Tuple, Union
 
 __version__: str
 
+class InputError(ValueError):
+    """A record, file or position the tool could not read or answer for;
+    ``str()`` is the CLI's ``file:line:col: error: message``."""
+    file: str
+    line: Optional[int]
+    column: Optional[int]
+    message: str
+    kind: str
+
+class InputFileNotFoundError(FileNotFoundError, InputError): ...
+class InputPermissionError(PermissionError, InputError): ...
+class InputIsADirectoryError(IsADirectoryError, InputError): ...
+class InputNotADirectoryError(NotADirectoryError, InputError): ...
+
 class Settings:
     """A scan's checked options (``verify_claim.scan``'s keywords)."""
     def __init__(self, **options: Any) -> None: ...

@@ -128,6 +128,7 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
 fn run_sheets(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     if args.sheet.len() > 2 {
         return Err(Diagnostic::new(
+            verify_claim::DiagnosticKind::Option,
             "verify-claim",
             None,
             "--sheet: at most two scoresheets (the claimant's and the opponent's)",

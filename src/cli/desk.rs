@@ -28,7 +28,10 @@ pub struct DeskArgs {
 }
 
 pub fn run(args: &DeskArgs) -> Result<Outcome, Diagnostic> {
-    let fail = |m: String| Diagnostic::new("verify-claim desk", None, m);
+    let fail = |m: String| {
+        let kind = verify_claim::DiagnosticKind::Io(std::io::ErrorKind::Other);
+        Diagnostic::new(kind, "verify-claim desk", None, m)
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))

@@ -305,18 +305,21 @@ fn built() -> clap::Command {
 
 /// One page, `name` a subcommand or `None` for the top page.
 fn page(cmd: &clap::Command, name: Option<&str>) -> Result<(String, Vec<u8>), Diagnostic> {
-    let fail = |m: String| Diagnostic::new("verify-claim man", None, m);
+    let fail = |kind, m: String| Diagnostic::new(kind, "verify-claim man", None, m);
     let page = match name {
         None => cmd.clone(),
-        Some(n) => cmd
-            .find_subcommand(n)
-            .cloned()
-            .ok_or_else(|| fail(format!("no subcommand {n}")))?,
+        Some(n) => cmd.find_subcommand(n).cloned().ok_or_else(|| {
+            fail(
+                verify_claim::DiagnosticKind::Option,
+                format!("no subcommand {n}"),
+            )
+        })?,
     };
     let version = cmd.get_version().unwrap_or_default();
     let man = clap_mangen::Man::new(page).source(format!("verify-claim {version}"));
     let mut out = Vec::new();
-    man.render(&mut out).map_err(|e| fail(e.to_string()))?;
+    man.render(&mut out)
+        .map_err(|e| fail(verify_claim::DiagnosticKind::Io(e.kind()), e.to_string()))?;
     out.extend_from_slice(extra_sections(name.unwrap_or("")).as_bytes());
     Ok((man.get_filename(), out))
 }
@@ -343,6 +346,7 @@ fn write_page(dir: &Path, file: &str, text: &[u8]) -> Result<PathBuf, Diagnostic
     let path = dir.join(file);
     std::fs::write(&path, text).map_err(|e| {
         Diagnostic::new(
+            verify_claim::DiagnosticKind::Io(e.kind()),
             &path.display().to_string(),
             None,
             format!("cannot write the page: {e}"),

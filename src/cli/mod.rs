@@ -130,6 +130,7 @@ fn short_usage() -> Diagnostic {
         })
         .collect();
     Diagnostic::new(
+        verify_claim::DiagnosticKind::Option,
         "verify-claim",
         None,
         format!(
@@ -171,7 +172,12 @@ fn parse_error(e: clap::Error) -> Result<Outcome, Diagnostic> {
     let text = e.render().to_string();
     if e.use_stderr() {
         let message = text.trim_start_matches("error: ").trim_end().to_owned();
-        return Err(Diagnostic::new("verify-claim", None, message));
+        return Err(Diagnostic::new(
+            verify_claim::DiagnosticKind::Option,
+            "verify-claim",
+            None,
+            message,
+        ));
     }
     Ok(Outcome::print(text))
 }

@@ -286,6 +286,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
         _ if args.per_game => {
             let name = format!("{format:?}").to_lowercase();
             return Err(Diagnostic::new(
+                verify_claim::DiagnosticKind::Option,
                 "verify-claim",
                 None,
                 format!("--per-game writes jsonl or csv, not --format {name}"),

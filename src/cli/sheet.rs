@@ -65,9 +65,17 @@ pub fn load(path: &str) -> Result<Sheet, Diagnostic> {
         std::fs::File::open(path).and_then(|f| f.take(MAX_BYTES).read_to_end(&mut text))
     };
     let name = if path == "-" { "<stdin>" } else { path };
-    res.map_err(|e| Diagnostic::new(name, None, format!("cannot read: {e}")))?;
+    res.map_err(|e| {
+        Diagnostic::new(
+            verify_claim::DiagnosticKind::Io(e.kind()),
+            name,
+            None,
+            format!("cannot read: {e}"),
+        )
+    })?;
     if text.len() as u64 >= MAX_BYTES {
         return Err(Diagnostic::new(
+            verify_claim::DiagnosticKind::Limit,
             name,
             None,
             "over 4 MB: no game's scoresheet is this long",

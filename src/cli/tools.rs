@@ -67,7 +67,8 @@ fn draughts_perft(pos: &cd::Position, depth: u32, divide: bool) -> (u64, Divided
 }
 
 pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
-    let bad_fen = |m: String| Diagnostic::new("--fen", None, m);
+    let bad_fen =
+        |m: String| Diagnostic::new(verify_claim::DiagnosticKind::Syntax, "--fen", None, m);
     let (n, mut lines) = match args.game_type {
         GameTypeArg::Chess => {
             let pos = match &args.fen {

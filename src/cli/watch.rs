@@ -73,6 +73,7 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     let flag = Arc::clone(&stop);
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).map_err(|e| {
         Diagnostic::new(
+            verify_claim::DiagnosticKind::Io(std::io::ErrorKind::Other),
             "verify-claim watch",
             None,
             format!("cannot catch Ctrl-C: {e}"),
@@ -83,6 +84,7 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     // nobody reads never stops the watch (verify_claim::watching::output_queue).
     let (out, drain) = verify_claim::watching::output_queue(std::io::stdout()).map_err(|e| {
         Diagnostic::new(
+            verify_claim::DiagnosticKind::Io(e.kind()),
             "verify-claim watch",
             None,
             format!("cannot start the output: {e}"),
@@ -100,8 +102,11 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
                 addr: addr.clone(),
                 token: args.token.clone(),
             };
-            let server = verify_claim::watching::serve(&options, Arc::clone(&stop))
-                .map_err(|m| Diagnostic::new("verify-claim watch", None, m))?;
+            let server =
+                verify_claim::watching::serve(&options, Arc::clone(&stop)).map_err(|m| {
+                    let kind = verify_claim::DiagnosticKind::Io(std::io::ErrorKind::Other);
+                    Diagnostic::new(kind, "verify-claim watch", None, m)
+                })?;
             eprintln!("verify-claim watch: the live board is at {}", server.url);
             for url in server.urls.iter().skip(1) {
                 eprintln!("verify-claim watch: also at {url}");
@@ -128,7 +133,15 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     match ran {
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(Diagnostic::new("verify-claim watch", None, e.to_string())),
+        Err(e) => {
+            let kind = verify_claim::DiagnosticKind::Io(e.kind());
+            return Err(Diagnostic::new(
+                kind,
+                "verify-claim watch",
+                None,
+                e.to_string(),
+            ));
+        }
     }
     Ok(Outcome {
         stdout: Vec::new(),

@@ -55,7 +55,7 @@ pub struct Test {
 
 /// Whether a missing need fails the test rather than ignoring it.
 fn required() -> bool {
-    std::env::var(super::REQUIRE).is_ok_and(|v| !v.is_empty() && v != "0")
+    verify_claim_test_support::required()
 }
 
 /// Runs the tests as libtest would, ignoring (or, under `REQUIRE`,

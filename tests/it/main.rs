@@ -11,6 +11,8 @@ mod claim_report;
 mod claims;
 mod dead_cli;
 mod dead_more;
+#[cfg(unix)]
+mod diag_kind;
 mod docs_links;
 mod draughts_claims;
 mod output;

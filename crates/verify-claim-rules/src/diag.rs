@@ -2,8 +2,12 @@
 //!
 //! Every problem the tool finds in a record becomes a [`Diagnostic`]; the
 //! CLI prints it as `file:line:col: error: message` and exits with status 2.
+//! Its [`DiagnosticKind`] says what kind of problem it is, for a program to
+//! act on (the Python package picks its exception by it); the message is
+//! for people.
 
 use std::fmt;
+use std::io;
 
 /// A place in an input: 1-based line and column (columns count characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -14,9 +18,56 @@ pub struct Place {
     pub col: u32,
 }
 
+/// What kind of problem a [`Diagnostic`] is: what a program matches on,
+/// where the message is for people (and may be reworded).
+///
+/// ```
+/// use verify_claim::{ClaimOptions, DiagnosticKind, decide, decide_file};
+///
+/// let opts = ClaimOptions::default();
+/// let e = decide_file("no/such/game.pgn", &opts).unwrap_err();
+/// assert_eq!(e.kind, DiagnosticKind::Io(std::io::ErrorKind::NotFound));
+/// let e = decide("a.pgn", b"1. e4 e5 2. Ke3 *\n", &opts).unwrap_err();
+/// assert_eq!(e.kind, DiagnosticKind::IllegalMove);
+/// assert!(e.place.is_some());
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiagnosticKind {
+    /// The input could not be read: opened, read or decompressed (a
+    /// missing file is `Io(NotFound)`, an unreadable one
+    /// `Io(PermissionDenied)`, a truncated `.gz` `Io(UnexpectedEof)`, ...),
+    /// with the [`io::ErrorKind`] of the error; also an output the CLI
+    /// could not write.
+    Io(io::ErrorKind),
+    /// The text is not a record the tool reads: a tag, a token, a move
+    /// number, a comment, a FEN (a `FEN` tag or `--fen`), a tag naming a
+    /// game the tool does not decide, a scoresheet's rows or notation.
+    Syntax,
+    /// A recorded move that is not legal (or is ambiguous) in its
+    /// position; a scoresheet that no legal game explains.
+    IllegalMove,
+    /// An option that does not fit the input, or a bad option value
+    /// (`--game 3` of a file of 2 games, several games and no `--game`,
+    /// `--after` naming no move of the game, `--ply` past its end, an
+    /// unknown `--notation`); the CLI's usage errors.
+    Option,
+    /// Over a bound the tool sets to keep memory bounded: a game too long
+    /// for claim mode, a game over the MiB a game may hold, megabytes with
+    /// no game start (not a record of games).
+    Limit,
+    /// An input with no game in it (empty, or only comments).
+    NoGame,
+    /// An internal error: a panic in a scan's worker (a bug; please
+    /// report it). The message names the file and the game.
+    Panic,
+}
+
 /// One problem in one input, with its place when it has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// What kind of problem (for a program; the message is for people).
+    pub kind: DiagnosticKind,
     /// The input's name as printed.
     pub file: String,
     /// Where in the input, when the problem has a place.
@@ -26,9 +77,15 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A problem in `file`, at `place` if it has one.
-    pub fn new(file: &str, place: Option<Place>, message: impl Into<String>) -> Diagnostic {
+    /// A problem of `kind` in `file`, at `place` if it has one.
+    pub fn new(
+        kind: DiagnosticKind,
+        file: &str,
+        place: Option<Place>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic {
+            kind,
             file: file.to_owned(),
             place,
             message: message.into(),

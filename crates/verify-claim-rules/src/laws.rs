@@ -76,6 +76,7 @@ pub struct AutomaticDraws {
 /// The penalty for an incorrect claim.
 #[derive(Clone, Debug, Serialize)]
 pub struct Penalty {
+    /// The article that gives it (as "9.5.3").
     pub article: &'static str,
     /// Minutes added to the opponent's clock, when the rulebook says.
     pub minutes_added: Option<u32>,

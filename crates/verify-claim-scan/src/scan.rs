@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record_outcome};
-use crate::diag::{Diagnostic, LineCursor, Place};
+use crate::diag::{Diagnostic, DiagnosticKind, LineCursor, Place};
 use crate::input::chunks::{Chunk, MAX_GAME};
 use crate::input::walk::{self, Item};
 use crate::output::writing;
@@ -35,6 +35,7 @@ mod sink;
 mod threads;
 
 pub use games::Draft;
+use games::Drafts;
 pub use games::GameLine;
 use handoff::{Handoff, Live};
 pub use sink::{ChunkHook, Needs, Placed, Row, Sink};
@@ -108,7 +109,11 @@ enum Work {
         text: Option<Vec<u8>>,
     },
     /// An input that could not be read, or stopped being readable.
-    Failed { file: Arc<str>, message: String },
+    Failed {
+        file: Arc<str>,
+        kind: DiagnosticKind,
+        message: String,
+    },
     /// A plain file's segment that could not be read, or a stream that
     /// stopped (its last game cut short): the game numbers after it cannot
     /// be known, so the rest of the file becomes one error where the text
@@ -235,7 +240,7 @@ pub fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Ana
     let mut games = 0;
     let mut plies = 0;
     let mut out = Vec::new();
-    let mut rows = Vec::new();
+    let mut rows = Drafts::default();
     // Games before this chunk in the same task (a run of frames has several).
     let before = *game;
     loop {
@@ -278,9 +283,7 @@ pub fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Ana
                     .map_or(rec.moves.len(), |f| f.ply);
                 if how.games {
                     let bytes = &chunk.bytes;
-                    let row =
-                        Draft::of_record(&rec, bytes, games, &findings, &outcome, &mut cursor);
-                    rows.push(row);
+                    rows.record(&rec, bytes, games, &findings, &outcome, &mut cursor);
                 }
                 if !findings.is_empty() {
                     let drawn = if how.boards {
@@ -331,7 +334,7 @@ pub fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Ana
         plies,
         lines,
         findings: out,
-        rows,
+        rows: rows.finish(),
     }
 }
 
@@ -534,11 +537,12 @@ fn nothing_scanned(paths: &[std::path::PathBuf]) -> Vec<Diagnostic> {
     let start = Some(Place { line: 1, col: 1 });
     let mut out: Vec<Diagnostic> = files
         .iter()
-        .map(|f| Diagnostic::new(&name(f), start, "no game in the file: nothing scanned (a game begins with its tags or its first move)"))
+        .map(|f| Diagnostic::new(DiagnosticKind::NoGame, &name(f), start, "no game in the file: nothing scanned (a game begins with its tags or its first move)"))
         .collect();
     if !others.is_empty() {
         let names: Vec<String> = others.iter().map(|p| name(p)).collect();
         out.push(Diagnostic::new(
+            DiagnosticKind::NoGame,
             &names.join(", "),
             None,
             "nothing scanned: no game in any input (directories are searched for \

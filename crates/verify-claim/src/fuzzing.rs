@@ -133,7 +133,7 @@ pub fn claim(data: &[u8]) {
             ..Default::default()
         };
         if let Err(d) = crate::decide("f.pgn", record, &opts) {
-            let about_options = d.message.starts_with("--");
+            let about_options = d.kind == crate::DiagnosticKind::Option;
             assert!(
                 about_options || d.place.is_some(),
                 "an error about the record without a place: {d}"

@@ -50,12 +50,45 @@
 //! # Ok::<(), verify_claim::Diagnostic>(())
 //! ```
 //!
-//! Bad input is a [`Diagnostic`] with the file, line and column:
+//! Why a claim fails is a list of [`Reason`]s, each with its evidence (the
+//! types behind a [`Verdict`]: [`Ground`], [`GameOver`], [`NearMiss`],
+//! [`CountEvidence`], [`DeadCheck`], [`Penalty`] are all at the root):
 //!
 //! ```
+//! use verify_claim::{ClaimOptions, Reason, decide};
+//!
+//! // White claims at the end: the start position has stood twice, not
+//! // three times, and two moves are no fifty.
+//! let pgn = b"1. Nf3 Nf6 2. Ng1 Ng8 *\n";
+//! let report = decide("game.pgn", pgn, &ClaimOptions::default())?;
+//! let mut said = Vec::new();
+//! for reason in &report.verdict.reasons {
+//!     match reason {
+//!         Reason::TooFewRepetitions { on_board, needed, .. } => {
+//!             said.push(format!("{on_board} of {needed} repetitions"));
+//!         }
+//!         Reason::CountShort { plies, needed, .. } => {
+//!             said.push(format!("{plies} plies, not {needed}"));
+//!         }
+//!         Reason::GameOver(over) => said.push(format!("over at ply {}", over.ply)),
+//!         Reason::WrongSide { article, .. } => said.push(format!("not to move ({article})")),
+//!     }
+//! }
+//! assert_eq!(said[0], "2 of 3 repetitions");
+//! assert!(said[1].starts_with("4 plies, not "));
+//! # Ok::<(), verify_claim::Diagnostic>(())
+//! ```
+//!
+//! Bad input is a [`Diagnostic`] with the file, line and column, and a
+//! [`DiagnosticKind`] to act on (the message is for people):
+//!
+//! ```
+//! use verify_claim::DiagnosticKind;
+//!
 //! let err = verify_claim::decide("g.pgn", b"1. e4 e5 2. Ke3 *\n", &Default::default())
 //!     .unwrap_err();
 //! assert_eq!(err.to_string().split(": error").next(), Some("g.pgn:1:13"));
+//! assert_eq!(err.kind, DiagnosticKind::IllegalMove);
 //! ```
 //!
 //! # Scanning an archive
@@ -165,22 +198,25 @@ pub use api::{
     scan_to,
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
-pub use claims::{ClaimKind, Verdict};
-pub use diag::{Diagnostic, Place};
+pub use claims::{
+    ClaimKind, CountEvidence, Form, GameOver, GameOverReason, Ground, NearMiss, Reason, Verdict,
+};
+pub use diag::{Diagnostic, DiagnosticKind, Place};
 /// The crate's version (`verify-claim --version`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use game::column_draughts::Rules as ColumnRules;
-pub use game::{GameType, Search, Side};
-pub use laws::Edition;
+pub use game::{DeadCheck, Ending, GameType, Search, Side, Win};
+pub use laws::{Edition, Penalty};
 pub use record::Encoding;
 pub use report::ClaimReport;
+pub use report::clocks::{Clocks, Reading as ClockReading};
 pub use report::scan::{FindingLine, ScanFormat, html_printer, printer};
 pub use scan::{
     ChunkHook, DEBUG_PANIC, GameLine, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
 pub use sheet::{
-    Discrepancy, Reading, ReconstructOptions, Reconstruction, Repair, Sheet, SheetClaim,
+    Discrepancy, Gap, Reading, ReconstructOptions, Reconstruction, Repair, Sheet, SheetClaim,
     decide_sheets, reconstruct,
 };
 

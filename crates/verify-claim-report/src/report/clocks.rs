@@ -24,7 +24,9 @@ pub struct Reading {
 /// Both players' readings; at least one is there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Clocks {
+    /// White's last reading, if the record has one.
     pub white: Option<Reading>,
+    /// Black's.
     pub black: Option<Reading>,
     /// Where the readings come from, in words.
     pub source: &'static str,

@@ -83,18 +83,18 @@ fn cells(g: &GameLine) -> [Cow<'_, str>; 28] {
         Cow::Borrowed(&g.file),
         num(Some(g.game)),
         num(Some(g.line)),
-        text(g.site.as_deref()),
-        text(g.event.as_deref()),
-        text(g.date.as_deref()),
-        text(g.round.as_deref()),
-        text(g.white.as_deref()),
-        text(g.black.as_deref()),
+        text(g.site()),
+        text(g.event()),
+        text(g.date()),
+        text(g.round()),
+        text(g.white()),
+        text(g.black()),
         num(g.white_elo),
         num(g.black_elo),
-        text(g.time_control.as_deref()),
-        text(g.eco.as_deref()),
-        text(g.termination.as_deref()),
-        text(g.result.as_deref()),
+        text(g.time_control()),
+        text(g.eco()),
+        text(g.termination()),
+        text(g.result()),
         num(Some(g.plies)),
         text(g.laws_result),
         text(g.ended_by),
@@ -134,7 +134,7 @@ impl<W: Write> Sink for PerGame<W> {
                 csv_field(&mut self.line, cell)?;
             }
         } else {
-            serde_json::to_writer(&mut self.line, g)?;
+            super::games_json::row(&mut self.line, g);
         }
         self.line.push(b'\n');
         self.out.write_all(&self.line)

@@ -3,15 +3,18 @@
 //! to a decision. Verdict first; then the game, the claim, the evidence as
 //! board diagrams, and what follows.
 //!
-//! Every text that comes from the input (tag values, file names, moves)
-//! goes through [`esc`].
+//! The page is made of maud templates: every splice is escaped, text from
+//! the input (tag values, file names, moves) as [`Text`]; the diagrams
+//! (svg.rs) and the parts written by other templates are spliced as
+//! `PreEscaped`, said where.
 
 use std::fmt::Write;
 
+use maud::{PreEscaped, Render, html};
+
 use super::ClaimReport;
 use super::diagrams::{NEAR_MISSES_DRAWN, occurrence_lines};
-pub use super::page::esc;
-use super::page::{page_start, rulebook_words};
+use super::page::{Text, page_start, rulebook_words};
 use super::svg::{self, Marks};
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
@@ -74,48 +77,40 @@ pub fn claim(r: &ClaimReport) -> String {
     follows(r, &mut s);
     s.push_str("</div></div>\n");
     super::sign::block(r, &mut s);
-    let _ = write!(
-        s,
-        "<footer><p>Position claimed: <span class=\"fen\">{}</span>. \
-         Written by verify-claim {} from {}, game {}.</p></footer>\n</body></html>\n",
-        esc(&r.fen),
-        env!("CARGO_PKG_VERSION"),
-        esc(&r.file),
-        r.game
-    );
+    html! {
+        footer { p {
+            "Position claimed: " span.fen { (Text(&r.fen)) } ". Written by verify-claim "
+            (env!("CARGO_PKG_VERSION")) " from " (Text(&r.file)) ", game " (r.game) "."
+        } }
+    }
+    .render_to(&mut s);
+    s.push_str("\n</body></html>\n");
     s
 }
 
 fn verdict(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    let _ = write!(
-        s,
-        "<header class=\"verdict {}\"><h1>Claim {}</h1>",
-        if v.valid { "ok" } else { "no" },
-        if v.valid { "valid" } else { "not valid" }
-    );
-    for g in &v.grounds {
-        let plies: Vec<String> = g.plies.iter().map(|p| format!("ply {p}")).collect();
-        let _ = write!(
-            s,
-            "<p><b>{}</b> {}: Article {} ({}).</p>",
-            rule_words(g.rule),
-            form_words(g.form),
-            esc(g.article),
-            plies.join(", ")
-        );
+    html! {
+        header class={ "verdict " (if v.valid { "ok" } else { "no" }) } {
+            h1 { "Claim " (if v.valid { "valid" } else { "not valid" }) }
+            @for g in &v.grounds {
+                @let plies: Vec<String> = g.plies.iter().map(|p| format!("ply {p}")).collect();
+                p {
+                    b { (rule_words(g.rule)) } " " (form_words(g.form)) ": Article "
+                    (Text(g.article)) " (" (plies.join(", ")) ")."
+                }
+            }
+            @if let Some(first) = v.reasons.first() {
+                p { (Text(capital(&first.to_string()))) }
+            }
+            @if let Some(how) = super::sign::ended(r) {
+                p { b { (Text(how)) "." } }
+            }
+            p { "Under the " (Text(rulebook_words(r.rules))) "." }
+        }
     }
-    if let Some(first) = v.reasons.first() {
-        let _ = write!(s, "<p>{}</p>", esc(&capital(&first.to_string())));
-    }
-    if let Some(how) = super::sign::ended(r) {
-        let _ = write!(s, "<p><b>{}.</b></p>", esc(&how));
-    }
-    let _ = writeln!(
-        s,
-        "<p>Under the {}.</p></header>",
-        esc(&rulebook_words(r.rules))
-    );
+    .render_to(s);
+    s.push('\n');
 }
 
 fn capital(t: &str) -> String {
@@ -131,8 +126,8 @@ fn header(r: &ClaimReport, s: &mut String) {
     s.push_str("<h2>The game and the claim</h2><dl class=\"head\">");
     // Pairs share a line; a long value (wide) has the line to itself.
     let mut item = |k: &str, val: &str, wide: bool| {
-        let w = if wide { " class=\"wide\"" } else { "" };
-        let _ = write!(s, "<dt{w}>{k}</dt><dd{w}>{}</dd>", esc(val));
+        let w = wide.then_some("wide");
+        html! { dt class=[w] { (k) } dd class=[w] { (Text(val)) } }.render_to(s);
     };
     if let Some(e) = &r.event {
         item("Event", e, true);
@@ -167,31 +162,26 @@ fn header(r: &ClaimReport, s: &mut String) {
     s.push_str("</dl>\n");
 }
 
-/// One diagram with its caption lines (already escaped by the caller's
-/// choice of text: captions are escaped here).
+/// One diagram with its caption lines (text, escaped here).
 fn figure(s: &mut String, board: &Board, marks: &Marks, class: &str, lines: &[String]) {
     let title = lines.join(", ");
-    let _ = write!(
-        s,
-        "<figure class=\"{class}\">{}<figcaption>",
-        svg::board(board, marks, &title, class.contains("compact"))
-    );
-    for (i, l) in lines.iter().enumerate() {
-        if i == 0 {
-            let _ = write!(s, "<b>{}</b>", esc(l));
-        } else {
-            let _ = write!(s, "{}<br>", esc(l));
+    // The diagram is SVG svg.rs writes (its title escaped there).
+    let diagram = PreEscaped(svg::board(board, marks, &title, class.contains("compact")));
+    let legend = svg::towers_legend(board);
+    html! {
+        figure class=(class) {
+            (diagram)
+            figcaption {
+                @for (i, l) in lines.iter().enumerate() {
+                    @if i == 0 { b { (Text(l)) } } @else { (Text(l)) br; }
+                }
+                @if !legend.is_empty() {
+                    span.legend { "towers, top first: " (Text(legend.join(", "))) }
+                }
+            }
         }
     }
-    let legend = svg::towers_legend(board);
-    if !legend.is_empty() {
-        let _ = write!(
-            s,
-            "<span class=\"legend\">towers, top first: {}</span>",
-            esc(&legend.join(", "))
-        );
-    }
-    s.push_str("</figcaption></figure>");
+    .render_to(s);
 }
 
 fn moved(r: &ClaimReport, ply: usize) -> Marks {
@@ -223,14 +213,14 @@ fn game_over(r: &ClaimReport, s: &mut String) {
         GameOverReason::FivefoldRepetition => "the same position had stood five times".to_owned(),
         GameOverReason::SeventyFiveMove => "75 moves by each player had been made without a pawn move or a capture".to_owned(),
     };
-    let _ = write!(
-        s,
-        "<p>The game ended {} (ply {}): {}, Article {}. No claim can be made after the game has ended, so this claim fails whatever the position.</p>",
-        esc(&r.after(over.ply)),
-        over.ply,
-        esc(&how),
-        esc(over.article)
-    );
+    html! {
+        p {
+            "The game ended " (Text(r.after(over.ply))) " (ply " (over.ply) "): " (Text(how))
+            ", Article " (Text(over.article)) ". No claim can be made after the game has \
+            ended, so this claim fails whatever the position."
+        }
+    }
+    .render_to(s);
     if let Some(b) = r.diagrams.board(over.ply) {
         s.push_str("<div class=\"row\">");
         figure(
@@ -251,11 +241,12 @@ fn game_over(r: &ClaimReport, s: &mut String) {
 fn grounds(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
     if v.reasons.len() > 1 {
-        s.push_str("<h2>Why the claim fails</h2><ul>");
-        for reason in &v.reasons {
-            let _ = write!(s, "<li>{}</li>", esc(&reason.to_string()));
+        html! {
+            h2 { "Why the claim fails" }
+            ul { @for reason in &v.reasons { li { (Text(reason.to_string())) } } }
         }
-        s.push_str("</ul>\n");
+        .render_to(s);
+        s.push('\n');
     }
     if let Some(e) = v.written_ending {
         let _ = write!(
@@ -268,12 +259,7 @@ fn grounds(r: &ClaimReport, s: &mut String) {
 
 fn occurrences(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    let _ = write!(
-        s,
-        "<section class=\"group\"><h2>The position on the board: {} occurrence{}</h2><div class=\"row\">",
-        v.repetitions.len(),
-        if v.repetitions.len() == 1 { "" } else { "s" }
-    );
+    let mut figures = String::new();
     // Each distinct position once, its occurrences listed (diagrams.rs).
     for group in r.diagrams.by_board(&v.repetitions) {
         let q = group
@@ -296,23 +282,22 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         lines.extend(occurrence_lines(&group, |q| {
             format!("{}, ply {q}", r.after(q))
         }));
-        figure(s, b, &moved(r, q), class, &lines);
+        figure(&mut figures, b, &moved(r, q), class, &lines);
     }
-    s.push_str("</div></section>\n");
+    let n = v.repetitions.len();
+    html! {
+        section.group {
+            h2 { "The position on the board: " (n) " occurrence" (if n == 1 { "" } else { "s" }) }
+            // The figures, written by `figure` (a template of its own).
+            div.row { (PreEscaped(figures)) }
+        }
+    }
+    .render_to(s);
+    s.push('\n');
     if v.repetitions_written.is_empty() {
         return;
     }
-    let _ = write!(
-        s,
-        "<section class=\"group\"><h2>The position after the written move {}: {} occurrence{}</h2><div class=\"row\">",
-        esc(r.written_label.as_deref().unwrap_or("")),
-        v.repetitions_written.len(),
-        if v.repetitions_written.len() == 1 {
-            ""
-        } else {
-            "s"
-        }
-    );
+    let mut figures = String::new();
     for group in r.diagrams.by_board(&v.repetitions_written) {
         let q = group
             .iter()
@@ -339,9 +324,22 @@ fn occurrences(r: &ClaimReport, s: &mut String) {
         };
         let mut lines = vec![first];
         lines.extend(occurrence_lines(&group, label));
-        figure(s, b, &moved(r, q), class, &lines);
+        figure(&mut figures, b, &moved(r, q), class, &lines);
     }
-    s.push_str("</div></section>\n");
+    let n = v.repetitions_written.len();
+    html! {
+        section.group {
+            h2 {
+                "The position after the written move "
+                (Text(r.written_label.as_deref().unwrap_or(""))) ": " (n) " occurrence"
+                (if n == 1 { "" } else { "s" })
+            }
+            // The figures, written by `figure` (a template of its own).
+            div.row { (PreEscaped(figures)) }
+        }
+    }
+    .render_to(s);
+    s.push('\n');
 }
 
 fn occurrence_no(plies: &[usize], q: usize) -> usize {
@@ -353,7 +351,7 @@ fn near_misses(r: &ClaimReport, s: &mut String) {
     if v.near_misses.is_empty() {
         return;
     }
-    s.push_str("<section class=\"group\"><h2>Same pieces, not counted</h2><div class=\"row\">");
+    let mut figures = String::new();
     for n in v.near_misses.iter().take(NEAR_MISSES_DRAWN) {
         let target = match n.of {
             Form::OnTheBoard => v.ply,
@@ -379,7 +377,7 @@ fn near_misses(r: &ClaimReport, s: &mut String) {
             Form::WrittenMove => "like the position after the written move",
         };
         figure(
-            s,
+            &mut figures,
             b,
             &marks,
             "near",
@@ -390,15 +388,17 @@ fn near_misses(r: &ClaimReport, s: &mut String) {
             ],
         );
     }
-    s.push_str("</div>");
-    if v.near_misses.len() > NEAR_MISSES_DRAWN {
-        let _ = write!(
-            s,
-            "<p>… and {} more, listed in the JSON report.</p>",
-            v.near_misses.len() - NEAR_MISSES_DRAWN
-        );
+    let more = v.near_misses.len().saturating_sub(NEAR_MISSES_DRAWN);
+    html! {
+        section.group {
+            h2 { "Same pieces, not counted" }
+            // The figures, written by `figure` (a template of its own).
+            div.row { (PreEscaped(figures)) }
+            @if more > 0 { p { "… and " (more) " more, listed in the JSON report." } }
+        }
     }
-    s.push_str("</section>\n");
+    .render_to(s);
+    s.push('\n');
 }
 
 /// The move count as a strip of plies, from the last resetting move (or
@@ -412,37 +412,32 @@ fn count_strip(r: &ClaimReport, s: &mut String) {
     } else {
         format!("{} (ply {})", r.after(c.since_ply), c.since_ply)
     };
-    let _ = write!(
-        s,
-        "<h2>Move count: {} of {} plies</h2><p class=\"small\">{} without {} since {}{}; the rule needs {} plies.{}</p>",
-        c.plies,
-        c.needed,
-        plies_words(c.plies),
-        r.count_without,
-        esc(&since),
-        if c.from_start_position > 0 {
-            format!(
-                "; {} of them are counted in the start position's FEN",
-                c.from_start_position
-            )
-        } else {
-            String::new()
-        },
-        c.needed,
-        match c.with_written_move {
-            Some(n) => format!(" With the written move: {n}."),
-            None if r.verdict.written_illegal.is_some() => {
-                " The written move is no legal move.".to_owned()
-            }
-            None if r.verdict.written_move.is_some() => {
-                " The written move restarts the count.".to_owned()
-            }
-            None => String::new(),
+    let written_words = match c.with_written_move {
+        Some(n) => format!(" With the written move: {n}."),
+        None if r.verdict.written_illegal.is_some() => {
+            " The written move is no legal move.".to_owned()
         }
-    );
+        None if r.verdict.written_move.is_some() => {
+            " The written move restarts the count.".to_owned()
+        }
+        None => String::new(),
+    };
+    html! {
+        h2 { "Move count: " (c.plies) " of " (c.needed) " plies" }
+        p.small {
+            (plies_words(c.plies)) " without " (r.count_without) " since " (Text(since))
+            @if c.from_start_position > 0 {
+                "; " (c.from_start_position) " of them are counted in the start position's FEN"
+            }
+            "; the rule needs " (c.needed) " plies." (written_words)
+        }
+    }
+    .render_to(s);
     if !super::sign::counted(r) {
         return;
     }
+    // The strip is SVG of numbers only, written as svg.rs writes its
+    // diagrams (rects by the hundred; no text from the input).
     let w = cells * 3;
     let _ = write!(
         s,
@@ -532,27 +527,25 @@ fn dead(r: &ClaimReport, s: &mut String) {
 
 fn penalty(r: &ClaimReport, s: &mut String) {
     if let Some(p) = &r.verdict.penalty {
-        let _ = write!(
-            s,
-            "<h2>What follows from the incorrect claim</h2><p>{} (Article {}).</p>",
-            esc(&capital(&p.text)),
-            esc(p.article)
-        );
+        html! {
+            h2 { "What follows from the incorrect claim" }
+            p { (Text(capital(&p.text))) " (Article " (Text(p.article)) ")." }
+        }
+        .render_to(s);
     }
 }
 
 fn follows(r: &ClaimReport, s: &mut String) {
-    s.push_str("<h2>What a record cannot show</h2><div class=\"small\"><ul>");
-    for n in &r.unverifiable {
-        let _ = write!(s, "<li>{}</li>", esc(&capital(n)));
-    }
-    s.push_str("</ul>");
-    if !r.notes.is_empty() {
-        s.push_str("<h3>Notes</h3><ul>");
-        for n in &r.notes {
-            let _ = write!(s, "<li>{}</li>", esc(&capital(n)));
+    html! {
+        h2 { "What a record cannot show" }
+        div.small {
+            ul { @for n in &r.unverifiable { li { (Text(capital(n))) } } }
+            @if !r.notes.is_empty() {
+                h3 { "Notes" }
+                ul { @for n in &r.notes { li { (Text(capital(n))) } } }
+            }
         }
-        s.push_str("</ul>");
     }
-    s.push_str("</div>\n");
+    .render_to(s);
+    s.push('\n');
 }

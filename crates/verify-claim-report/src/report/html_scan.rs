@@ -14,10 +14,12 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+use maud::{Render, html};
+
 mod entry;
 mod summary;
 
-use super::page::{esc, page_start};
+use super::page::{Text, page_start};
 use super::scan::Printer;
 use crate::claims::scan::{Kind, RulesChoice, Severity};
 use crate::diag::Diagnostic;
@@ -212,15 +214,11 @@ impl Printer for Html {
             Some(p) => format!("{}:{}:{}", d.file, p.line, p.col),
             None => d.file.clone(),
         };
-        let _ = std::fmt::Write::write_fmt(
-            &mut s,
-            format_args!(
-                "<p class=\"failed\" id=\"input-{}\"><b>{}</b>: {}</p>\n",
-                self.failed,
-                esc(&file),
-                esc(&d.message)
-            ),
-        );
+        html! {
+            p.failed id={ "input-" (self.failed) } { b { (Text(file)) } ": " (Text(&d.message)) }
+        }
+        .render_to(&mut s);
+        s.push('\n');
         self.failed += 1;
         out.write_all(s.as_bytes())
     }

@@ -10,6 +10,7 @@
 pub mod clocks;
 pub mod diagrams;
 pub mod games;
+mod games_json;
 pub mod html;
 pub mod html_scan;
 pub mod json;
@@ -20,6 +21,8 @@ pub mod scan;
 pub mod sign;
 pub mod svg;
 pub mod text;
+#[cfg(test)]
+mod whole;
 
 use std::collections::BTreeMap;
 

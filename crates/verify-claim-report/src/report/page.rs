@@ -1,25 +1,46 @@
 //! What the HTML pages share: escaping, the style (screen and A4 print),
 //! the page's head with the piece symbols, the rulebook in words.
+//!
+//! The pages are maud templates (`html!`): every splice is escaped unless
+//! it is wrapped in `PreEscaped`, which marks markup this crate made
+//! itself (the SVG diagrams, a fragment of another template). Text from
+//! the input is spliced as [`Text`], which escapes a little more than
+//! maud does (see there); a plain `(x)` is still escaped by maud, so
+//! forgetting `Text` cannot let markup in.
 
-use std::fmt::Write;
+use maud::{PreEscaped, Render, html};
 
 use super::svg;
 
-/// Escapes text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
-            c => out.push(c),
+/// Text in a page (a tag value, a file name, a move, a message): escaped
+/// as maud escapes (`&`, `<`, `>`, `"`), and besides `'` as `&#39;` and a
+/// control character other than LF and TAB as U+FFFD (a control character
+/// is no character of an HTML page). These two were the pages' escaping
+/// before they were templates; they stay, so that every page is the same
+/// byte for byte.
+pub struct Text<T>(pub T);
+
+impl<T: AsRef<str>> Render for Text<T> {
+    fn render_to(&self, out: &mut String) {
+        for c in self.0.as_ref().chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                '\'' => out.push_str("&#39;"),
+                c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
+                c => out.push(c),
+            }
         }
     }
-    out
+}
+
+impl<T: AsRef<str>> std::fmt::Display for Text<T> {
+    /// The escaped text, for the hand-written SVG (svg.rs).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render().into_string())
+    }
 }
 
 /// The page's style: screen and A4 print (no diagram cut across pages).
@@ -66,17 +87,23 @@ footer { margin-top: .4em; font-size: 7.5pt; color: #555; border-top: 1px solid 
 "#;
 
 /// `<!doctype html>` to `<body>`, with the style and the piece symbols.
+/// The page's end tags are written by each page (the scan page streams).
 pub fn page_start(title: &str, extra_css: &str, s: &mut String) {
-    let _ = write!(
-        s,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"generator\" content=\"verify-claim {}\">\
-         <title>{}</title><style>{CSS}{extra_css}</style></head>\n<body>\n{}",
-        env!("CARGO_PKG_VERSION"),
-        esc(title),
-        svg::defs()
-    );
+    s.push_str("<!doctype html>\n<html lang=\"en\">");
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            meta name="generator" content={ "verify-claim " (env!("CARGO_PKG_VERSION")) };
+            title { (Text(title)) }
+            // The style is the crate's own text, not the input's.
+            style { (PreEscaped(CSS)) (PreEscaped(extra_css)) }
+        }
+    }
+    .render_to(s);
+    s.push_str("\n<body>\n");
+    // The piece symbols: SVG this crate writes (svg.rs).
+    s.push_str(&svg::defs());
 }
 
 /// The rulebook in words: "FIDE Laws of Chess in force from 1 January 2023
@@ -103,5 +130,27 @@ pub fn rulebook_words(rules: &str) -> String {
             format!("FIDE Laws of Chess in force from {d} {month} {y} ({rules})")
         }
         None => format!("St Petersburg rules of Russian column draughts ({rules})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Input text escapes as the hand `esc` did; a splice without `Text`
+    /// is still escaped (by maud), only without the two extras.
+    #[test]
+    fn text_escapes_as_the_pages_always_have() {
+        let input = "O'Hara <b>&\"x\"\x1b\x07\tend\n";
+        assert_eq!(
+            html! { p title=(Text(input)) { (Text(input)) } }.into_string(),
+            "<p title=\"O&#39;Hara &lt;b&gt;&amp;&quot;x&quot;\u{FFFD}\u{FFFD}\tend\n\">\
+             O&#39;Hara &lt;b&gt;&amp;&quot;x&quot;\u{FFFD}\u{FFFD}\tend\n</p>"
+        );
+        assert_eq!(
+            html! { p { (input) } }.into_string(),
+            "<p>O'Hara &lt;b&gt;&amp;&quot;x&quot;\x1b\x07\tend\n</p>"
+        );
+        assert_eq!(Text("a'b").to_string(), "a&#39;b");
     }
 }

@@ -5,9 +5,11 @@
 
 use std::fmt::Write;
 
+use maud::{PreEscaped, Render, html};
+
 use super::ClaimReport;
 use super::diagrams::RecordMove;
-use super::page::esc;
+use super::page::Text;
 use crate::claims::GameOverReason;
 use crate::game::Side;
 
@@ -75,11 +77,8 @@ pub fn record(r: &ClaimReport, s: &mut String) {
     } else {
         let (class, note) = marks(r, 0, None);
         if let Some(n) = note {
-            let _ = write!(
-                s,
-                "<span class=\"m {}\">start<sup>{n}</sup></span> ",
-                class.join(" ")
-            );
+            html! { span class={ "m " (class.join(" ")) } { "start" sup { (n) } } }.render_to(s);
+            s.push(' ');
         }
     }
     let mut written_done = false;
@@ -89,14 +88,14 @@ pub fn record(r: &ClaimReport, s: &mut String) {
             written_done = true;
         }
         let (class, note) = marks(r, m.ply, Some(&m.notation));
-        let _ = write!(
-            s,
-            "<span class=\"m {}\">{}{}{}</span> ",
-            class.join(" "),
-            number(m, i == 0 || m.ply == r.verdict.ply + 1),
-            esc(&m.notation),
-            note.map(|n| format!("<sup>{n}</sup>")).unwrap_or_default()
-        );
+        let number = number(m, i == 0 || m.ply == r.verdict.ply + 1);
+        html! {
+            span class={ "m " (class.join(" ")) } {
+                (number) (Text(&m.notation)) @if let Some(n) = note { sup { (n) } }
+            }
+        }
+        .render_to(s);
+        s.push(' ');
     }
     if !written_done {
         written(r, s);
@@ -117,14 +116,14 @@ fn written(r: &ClaimReport, s: &mut String) {
             .verdict
             .repetitions_written
             .iter()
-            .position(|&q| q == r.verdict.ply + 1)
-            .map(|i| format!("<sup>w{}</sup>", i + 1))
-            .unwrap_or_default();
-        let _ = write!(
-            s,
-            "<span class=\"m wr\" title=\"the written move, not played\">{}{note}</span> ",
-            esc(w)
-        );
+            .position(|&q| q == r.verdict.ply + 1);
+        html! {
+            span.m.wr title="the written move, not played" {
+                (Text(w)) @if let Some(i) = note { sup { "w" (i + 1) } }
+            }
+        }
+        .render_to(s);
+        s.push(' ');
     }
 }
 
@@ -171,15 +170,13 @@ fn clocks(r: &ClaimReport) -> String {
     };
     let one = |side: Side, reading: &Option<super::clocks::Reading>| {
         let clock = reading.as_ref().map_or("–", |x| x.clock.as_str());
-        format!("{} <b class=\"clk\">{}</b>", side.title(), esc(clock))
+        html! { (side.title()) " " b.clk { (Text(clock)) } }
     };
-    format!(
-        "{} &nbsp; {}<br><span class=\"legend\">from {}: {}</span>",
-        one(Side::White, &c.white),
-        one(Side::Black, &c.black),
-        esc(c.source),
-        esc(&c.words(r.to_move))
-    )
+    html! {
+        (one(Side::White, &c.white)) " " (PreEscaped("&nbsp;")) " " (one(Side::Black, &c.black))
+        br; span.legend { "from " (Text(c.source)) ": " (Text(c.words(r.to_move))) }
+    }
+    .into_string()
 }
 
 /// The decision to tick: upheld or rejected, or, when the game had
@@ -187,15 +184,13 @@ fn clocks(r: &ClaimReport) -> String {
 fn decision(r: &ClaimReport) -> String {
     let v = &r.verdict;
     if let Some(how) = ended(r) {
-        return format!(
-            "<span class=\"box\"></span>no claim: the game had already ended. {}.",
-            esc(&how)
-        );
+        return html! { span.box {} "no claim: the game had already ended. " (Text(how)) "." }
+            .into_string();
     }
     let penalty = v
         .penalty
         .as_ref()
-        .map(|p| format!(" ({})", esc(p.article)))
+        .map(|p| html! { " (" (Text(p.article)) ")" }.into_string())
         .unwrap_or_default();
     format!(
         "<span class=\"box\"></span>upheld: the game is drawn \
@@ -206,18 +201,29 @@ fn decision(r: &ClaimReport) -> String {
 /// The block the arbiter fills in and signs.
 pub fn block(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    let _ = writeln!(
-        s,
-        "<section class=\"sign\"><h2>The arbiter's decision</h2>\
-         <table><tr><th>Arbiter</th><td class=\"blank\"></td><th>Time of the claim</th><td class=\"blank\"></td></tr>\
-         <tr><th>Clocks at the claim</th><td class=\"blank\">{}</td><th>Time of the decision</th><td class=\"blank\"></td></tr>\
-         <tr><th>Decision</th><td colspan=\"3\">{} \
-         <span class=\"legend\">(verify-claim: {})</span></td></tr>\
-         <tr><th>Signature</th><td class=\"blank\" colspan=\"3\"></td></tr></table></section>",
-        clocks(r),
-        decision(r),
-        if v.valid { "valid" } else { "not valid" },
-    );
+    // The clocks' cell and the decision are markup of the templates above.
+    html! {
+        section.sign {
+            h2 { "The arbiter's decision" }
+            table {
+                tr { th { "Arbiter" } td.blank {} th { "Time of the claim" } td.blank {} }
+                tr {
+                    th { "Clocks at the claim" } td.blank { (PreEscaped(clocks(r))) }
+                    th { "Time of the decision" } td.blank {}
+                }
+                tr {
+                    th { "Decision" }
+                    td colspan="3" {
+                        (PreEscaped(decision(r))) " "
+                        span.legend { "(verify-claim: " (if v.valid { "valid" } else { "not valid" }) ")" }
+                    }
+                }
+                tr { th { "Signature" } td.blank colspan="3" {} }
+            }
+        }
+    }
+    .render_to(s);
+    s.push('\n');
 }
 
 /// Text as a CSS string's content: quotes, backslashes, `<` and control

@@ -131,8 +131,8 @@ pub fn board(b: &Board, marks: &Marks, title: &str, compact: bool) -> String {
         s,
         "<svg class=\"board{}\" viewBox=\"{vx} 0 {vw} {vh}\" role=\"img\" aria-label=\"{}\"><title>{}</title>",
         if compact { " compact" } else { "" },
-        super::page::esc(title),
-        super::page::esc(title)
+        super::page::Text(title),
+        super::page::Text(title)
     );
     if (b.files, b.ranks) == (8, 8) {
         s.push_str("<use href=\"#vc-sq8\" width=\"80\" height=\"80\"/>");

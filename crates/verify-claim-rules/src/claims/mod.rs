@@ -64,19 +64,24 @@ pub enum Scope {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Form {
+    /// The position on the board meets the rule.
     OnTheBoard,
+    /// The move written on the scoresheet and not played meets it.
     WrittenMove,
 }
 
 /// One rule under which the claim is valid.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ground {
+    /// The rule, as the JSON names it ("threefold-repetition", ...).
     pub rule: &'static str,
+    /// The article of the rulebook applied ("9.2.2", "9.3.1").
     pub article: &'static str,
     /// Repetition: the plies after which the position stood (the written
     /// move's ply is `ply + 1`). Move count: the ply where the count began
     /// and the ply that completes it.
     pub plies: Vec<usize>,
+    /// On the board, or by the written move.
     pub form: Form,
 }
 
@@ -84,10 +89,12 @@ pub struct Ground {
 /// position, and so does not count.
 #[derive(Clone, Debug, Serialize)]
 pub struct NearMiss {
+    /// The ply after which it stood.
     pub ply: usize,
     /// Which position it resembles: the claim position or the one after the
     /// written move.
     pub of: Form,
+    /// How it differs (castling rights, en passant, the side to move).
     pub reason: String,
 }
 

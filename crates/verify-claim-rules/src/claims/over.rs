@@ -12,19 +12,25 @@ use crate::laws::Rulebook;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GameOverReason {
+    /// Chess: the side to move is checkmated.
     Checkmate,
+    /// Chess: the side to move has no legal move.
     Stalemate,
+    /// Chess: neither side has the material to checkmate.
     InsufficientMaterial,
     /// No sequence of legal moves can lead to checkmate, beyond what
     /// material alone shows (a pawn wall, a locked position).
     DeadPosition,
+    /// The same position stood five times.
     FivefoldRepetition,
+    /// 75 moves by each side with no capture or pawn move.
     SeventyFiveMove,
     /// Draughts: the player to move cannot move and has lost (1.12).
     NoMoves,
 }
 
 impl GameOverReason {
+    /// In words, as the reports say it.
     pub fn name(self) -> &'static str {
         match self {
             GameOverReason::Checkmate => "checkmate",
@@ -45,14 +51,17 @@ impl GameOverReason {
 /// The first point where the game ended by itself.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameOver {
+    /// How it ended.
     pub reason: GameOverReason,
+    /// The ply after which it ended.
     pub ply: usize,
+    /// The article of the rulebook that ends it.
     pub article: &'static str,
 }
 
 /// The first ply ≤ `upto` at which the game was over by the position alone.
 ///
-/// Checkmate takes precedence over the 75-move rule at the same ply (9.6.2).
+/// Checkmate takes precedence over the 75-move rule at the same ply.
 pub fn first_game_over<G: Game>(
     replay: &Replay<G>,
     rules: &Rulebook,

@@ -12,6 +12,9 @@ pub struct ReplayError {
     /// Byte offset of the move token.
     pub offset: usize,
     pub message: String,
+    /// The token is not a move in the game's notation (else: a move, not
+    /// legal or ambiguous in its position).
+    pub syntax: bool,
 }
 
 /// A replayed game, ply by ply, kept compact: per ply a hash, the move,
@@ -80,6 +83,7 @@ impl<G: Game> Replay<G> {
             let m = G::parse_recorded(&pos, tok.text).map_err(|e| ReplayError {
                 index: i,
                 offset: tok.offset,
+                syntax: matches!(e, MoveError::Syntax(_)),
                 message: describe_move_error::<G>(&pos, tok.text, e),
             })?;
             if G::is_irreversible(&pos, &m) {

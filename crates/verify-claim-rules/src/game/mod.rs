@@ -126,6 +126,7 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// Its name in the JSON.
     pub fn name(self) -> &'static str {
         match self {
             Ending::Checkmate => "checkmate",
@@ -146,8 +147,11 @@ pub struct Difference {
 /// Both sides' chances to checkmate: a dead position when neither has one.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct DeadCheck {
+    /// How hard it looked.
     pub search: Search,
+    /// Whether White can still checkmate (column draughts: still win).
     pub white: Win,
+    /// Whether Black can.
     pub black: Win,
     /// The position (FEN) White's and Black's helpmates end in, where a
     /// report shows the lines ([`DeadCheck::shown`]); not in the JSON.

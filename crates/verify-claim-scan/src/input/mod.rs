@@ -19,7 +19,7 @@ pub mod zst_frames;
 
 use std::io::Read;
 
-use crate::diag::{Diagnostic, Place, place_of};
+use crate::diag::{Diagnostic, DiagnosticKind, Place, place_of};
 use crate::record::pgn::SyntaxError;
 use crate::record::{Encoding, GameRecord, Reader, boundary};
 
@@ -42,9 +42,14 @@ impl Input {
         place_of(&self.bytes, offset, self.base)
     }
 
-    /// An error at byte `offset`.
-    pub fn diag(&self, offset: usize, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(&self.name, Some(self.place(offset)), message)
+    /// An error of `kind` at byte `offset`.
+    pub fn diag(
+        &self,
+        kind: DiagnosticKind,
+        offset: usize,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(kind, &self.name, Some(self.place(offset)), message)
     }
 }
 
@@ -71,6 +76,7 @@ impl Selected {
             Some(Ok(g)) if g.moves.len() > MAX_CLAIM_PLIES => {
                 let at = g.moves.get(MAX_CLAIM_PLIES).map_or(g.offset, |m| m.offset);
                 Err(self.input.diag(
+                    DiagnosticKind::Limit,
                     at,
                     format!(
                         "the game has {} plies, over the {MAX_CLAIM_PLIES} claim mode holds; `verify-claim scan` reads games of any length",
@@ -79,8 +85,12 @@ impl Selected {
                 ))
             }
             Some(Ok(g)) => Ok(g),
-            Some(Err(e)) => Err(self.input.diag(e.offset, e.message)),
-            None => Err(self.input.diag(0, "the game is gone (the input changed?)")),
+            Some(Err(e)) => Err(self.input.diag(DiagnosticKind::Syntax, e.offset, e.message)),
+            None => Err(self.input.diag(
+                DiagnosticKind::Io(std::io::ErrorKind::Other),
+                0,
+                "the game is gone (the input changed?)",
+            )),
         }
     }
 
@@ -185,8 +195,10 @@ pub fn select_path(
     } else {
         walk::display_name(path)
     };
-    let reader =
-        open::open(path).map_err(|e| Diagnostic::new(&name, None, format!("cannot read: {e}")))?;
+    let reader = open::open(path).map_err(|e| {
+        let kind = DiagnosticKind::Io(e.kind());
+        Diagnostic::new(kind, &name, None, format!("cannot read: {e}"))
+    })?;
     select_from(
         &name,
         Stoppable {
@@ -246,13 +258,13 @@ pub fn select_from<R: Read>(
             Ok(None) => break,
             Err(e) => {
                 // A stretch with no game start is no read error: said as it is.
-                let no_start = e.get_ref().is_some_and(|x| x.is::<chunks::NoGameStart>());
-                let message = if no_start {
+                let kind = read_error_kind(&e);
+                let message = if kind == DiagnosticKind::Limit {
                     e.to_string()
                 } else {
                     format!("cannot read: {e}")
                 };
-                return Err(Diagnostic::new(&name, Some(base), message));
+                return Err(Diagnostic::new(kind, &name, Some(base), message));
             }
         };
         if let Some(skipped) = chunk.too_large {
@@ -264,6 +276,7 @@ pub fn select_from<R: Read>(
                 ));
             }
             let e = Diagnostic::new(
+                DiagnosticKind::Limit,
                 &name,
                 Some(base),
                 format!("game {total}: {}", too_large(skipped)),
@@ -307,11 +320,11 @@ pub fn select_from<R: Read>(
             _ => {}
         }
         if chunker.failed() {
-            let e = chunker
-                .next_chunk()
-                .err()
-                .map_or_else(|| "read error".to_owned(), |e| e.to_string());
-            return Err(cut_short(&name, &e, bytes, whole, base, total));
+            let e = chunker.next_chunk().err().map_or_else(
+                || (std::io::ErrorKind::Other, "read error".to_owned()),
+                |e| (e.kind(), e.to_string()),
+            );
+            return Err(cut_short(&name, e, bytes, whole, base, total));
         }
         base = place_of(bytes, bytes.len(), base);
     }
@@ -321,12 +334,22 @@ pub fn select_from<R: Read>(
     }
 }
 
+/// The kind of a reader's error: a stretch with no game start is no read
+/// error but a [`DiagnosticKind::Limit`]; any other is I/O.
+pub fn read_error_kind(e: &std::io::Error) -> DiagnosticKind {
+    if e.get_ref().is_some_and(|x| x.is::<chunks::NoGameStart>()) {
+        DiagnosticKind::Limit
+    } else {
+        DiagnosticKind::Io(e.kind())
+    }
+}
+
 /// The error after a read error: the game that starts at `whole` of the
 /// chunk read last is cut short where the text ends, and none after it can
 /// be read; `total` games were read whole.
 fn cut_short(
     name: &str,
-    error: &str,
+    (kind, error): (std::io::ErrorKind, String),
     bytes: &[u8],
     whole: usize,
     base: Place,
@@ -334,6 +357,7 @@ fn cut_short(
 ) -> Diagnostic {
     let cut = place_of(bytes, whole, base);
     Diagnostic::new(
+        DiagnosticKind::Io(kind),
         name,
         Some(place_of(bytes, bytes.len(), base)),
         format!(
@@ -367,6 +391,7 @@ fn finish(
         (None, 1, Some(s)) => Ok(s),
         (_, 0, _) => Err(no_game(name, text_at)),
         (Some(k), n, _) => Err(Diagnostic::new(
+            DiagnosticKind::Option,
             name,
             None,
             format!(
@@ -379,6 +404,7 @@ fn finish(
                 listing.push_str(&format!("\n  … and {} more", n - LISTED));
             }
             Err(Diagnostic::new(
+                DiagnosticKind::Option,
                 name,
                 Some(START),
                 format!("the file has {n} games; choose one with --game N:{listing}"),
@@ -437,8 +463,14 @@ fn first_text(bytes: &[u8], base: Place) -> Option<Place> {
 /// An input with no game: where and why.
 fn no_game(name: &str, text_at: Option<Place>) -> Diagnostic {
     match text_at {
-        None => Diagnostic::new(name, Some(START), "empty input: no game in it"),
+        None => Diagnostic::new(
+            DiagnosticKind::NoGame,
+            name,
+            Some(START),
+            "empty input: no game in it",
+        ),
         Some(p) => Diagnostic::new(
+            DiagnosticKind::NoGame,
             name,
             Some(p),
             "no game in the input: only comments (no tag, no move, no result)",

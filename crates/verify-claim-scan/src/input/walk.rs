@@ -24,8 +24,9 @@ use std::path::{Path, PathBuf};
 pub enum Item {
     /// A path to read, or `-`.
     File(PathBuf),
-    /// A path that cannot be read (missing, unreadable directory).
-    Unreadable(String, String),
+    /// A path that cannot be read (missing, unreadable directory): its
+    /// name, the error's kind and the error.
+    Unreadable(String, std::io::ErrorKind, String),
     /// A path left out of a walk, and why (a warning).
     Skipped(String, String),
 }
@@ -82,9 +83,11 @@ pub fn expand_with<P: AsRef<Path>>(paths: &[P], follow: bool) -> Vec<Item> {
                     walk.out.push(Item::File(path.to_path_buf()));
                 }
             }
-            Err(e) => walk
-                .out
-                .push(Item::Unreadable(display_name(path), e.to_string())),
+            Err(e) => walk.out.push(Item::Unreadable(
+                display_name(path),
+                e.kind(),
+                e.to_string(),
+            )),
         }
     }
     walk.out
@@ -164,7 +167,7 @@ impl Walk {
             Ok(rd) => rd,
             Err(e) => {
                 self.out
-                    .push(Item::Unreadable(display_name(dir), e.to_string()));
+                    .push(Item::Unreadable(display_name(dir), e.kind(), e.to_string()));
                 return;
             }
         };
@@ -172,9 +175,10 @@ impl Walk {
         for entry in entries {
             match entry {
                 Ok(e) => paths.push(e.path()),
-                Err(e) => self
-                    .out
-                    .push(Item::Unreadable(display_name(dir), e.to_string())),
+                Err(e) => {
+                    self.out
+                        .push(Item::Unreadable(display_name(dir), e.kind(), e.to_string()))
+                }
             }
         }
         paths.sort();
@@ -205,8 +209,11 @@ impl Walk {
             },
             Ok(m) => m,
             Err(e) => {
-                self.out
-                    .push(Item::Unreadable(display_name(path), e.to_string()));
+                self.out.push(Item::Unreadable(
+                    display_name(path),
+                    e.kind(),
+                    e.to_string(),
+                ));
                 return;
             }
         };

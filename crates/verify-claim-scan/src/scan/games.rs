@@ -5,7 +5,9 @@
 //! findings are. The columns and their meanings are issue 44's contract
 //! (docs/scan.md#the-per-game-table).
 
-use serde::Serialize;
+use std::sync::Arc;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::claims::scan::{Finding, Kind, Outcome};
 use crate::diag::{LineCursor, Place};
@@ -13,39 +15,25 @@ use crate::record::GameRecord;
 
 /// One game of the input: its tags, how far it was replayed, how the Laws
 /// ended it, the first claimable plies, the clocks there, its first error
-/// and how many findings it has. The field order is the column order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// and how many findings it has. The columns' order is the order of its
+/// serialization (and of `scan --per-game`'s CSV header).
+///
+/// The ten tag columns are read with [`GameLine::site`] and the other
+/// methods: their texts share one buffer (a row per game of a month of
+/// lichess: one allocation a row, not eleven).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameLine {
-    /// The input as named (`<stdin>` for `-`).
-    pub file: String,
+    /// The input as named (`<stdin>` for `-`), shared by its rows.
+    pub file: Arc<str>,
     /// 1-based game number in the input.
     pub game: usize,
     /// The game's first line (of an unreadable game: where it began).
     pub line: u32,
-    /// The tags as written (`None`: absent).
-    pub site: Option<String>,
-    #[allow(missing_docs)]
-    pub event: Option<String>,
-    #[allow(missing_docs)]
-    pub date: Option<String>,
-    #[allow(missing_docs)]
-    pub round: Option<String>,
-    #[allow(missing_docs)]
-    pub white: Option<String>,
-    #[allow(missing_docs)]
-    pub black: Option<String>,
+    tags: TagTexts,
     /// `WhiteElo` as an integer (`None`: absent, or not a number).
     pub white_elo: Option<i64>,
     /// `BlackElo` likewise.
     pub black_elo: Option<i64>,
-    /// The `TimeControl` tag as written.
-    pub time_control: Option<String>,
-    /// The `ECO` tag as written.
-    pub eco: Option<String>,
-    /// The `Termination` tag as written.
-    pub termination: Option<String>,
-    /// The recorded result: the `Result` tag, else the movetext's marker.
-    pub result: Option<String>,
     /// Plies replayed (up to an illegal or unreadable move).
     pub plies: usize,
     /// The result the Laws give where they ended the game.
@@ -78,6 +66,157 @@ pub struct GameLine {
     pub findings: usize,
 }
 
+/// The tag columns, in their order: the PGN tag each is read from.
+const TAG_NAMES: [&str; 10] = [
+    "Site",
+    "Event",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "TimeControl",
+    "ECO",
+    "Termination",
+    "Result",
+];
+const SITE: usize = 0;
+const EVENT: usize = 1;
+const DATE: usize = 2;
+const ROUND: usize = 3;
+const WHITE: usize = 4;
+const BLACK: usize = 5;
+const TIME_CONTROL: usize = 6;
+const ECO: usize = 7;
+const TERMINATION: usize = 8;
+const RESULT: usize = 9;
+
+/// A row's tag texts: each column's span of a buffer, or `None` where the
+/// record has no such tag. The buffer is the chunk's, shared by its rows
+/// ([`Drafts`]): a row of the table allocates nothing of its own.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct TagTexts {
+    text: Arc<str>,
+    spans: [Option<(u32, u32)>; 10],
+}
+
+impl TagTexts {
+    fn get(&self, i: usize) -> Option<&str> {
+        let (from, to) = self.spans[i]?;
+        self.text.get(from as usize..to as usize)
+    }
+}
+
+/// Column `i` of `spans` is `value`, appended to `buf`, unless it has one
+/// already (the first tag of a name counts, as [`GameRecord::tag`] finds
+/// it). A span that would not fit `u32` (4 GiB of tags) is left out.
+fn set_first(spans: &mut [Option<(u32, u32)>; 10], buf: &mut String, i: usize, value: &str) {
+    if spans[i].is_some() {
+        return;
+    }
+    let from = buf.len();
+    let (Ok(a), Ok(b)) = (u32::try_from(from), u32::try_from(from + value.len())) else {
+        return;
+    };
+    buf.push_str(value);
+    spans[i] = Some((a, b));
+}
+
+/// The tag columns, as written (`None`: the record has no such tag).
+impl GameLine {
+    /// The `Site` tag.
+    pub fn site(&self) -> Option<&str> {
+        self.tags.get(SITE)
+    }
+    /// The `Event` tag.
+    pub fn event(&self) -> Option<&str> {
+        self.tags.get(EVENT)
+    }
+    /// The `Date` tag.
+    pub fn date(&self) -> Option<&str> {
+        self.tags.get(DATE)
+    }
+    /// The `Round` tag.
+    pub fn round(&self) -> Option<&str> {
+        self.tags.get(ROUND)
+    }
+    /// The `White` tag.
+    pub fn white(&self) -> Option<&str> {
+        self.tags.get(WHITE)
+    }
+    /// The `Black` tag.
+    pub fn black(&self) -> Option<&str> {
+        self.tags.get(BLACK)
+    }
+    /// The `TimeControl` tag.
+    pub fn time_control(&self) -> Option<&str> {
+        self.tags.get(TIME_CONTROL)
+    }
+    /// The `ECO` tag.
+    pub fn eco(&self) -> Option<&str> {
+        self.tags.get(ECO)
+    }
+    /// The `Termination` tag.
+    pub fn termination(&self) -> Option<&str> {
+        self.tags.get(TERMINATION)
+    }
+    /// The recorded result: the `Result` tag, else the movetext's marker.
+    pub fn result(&self) -> Option<&str> {
+        self.tags.get(RESULT)
+    }
+
+    /// Sets a tag column by its PGN tag name (`"Site"`, `"ECO"`, ...:
+    /// the ten of the table), unless it is set already; for rows built by
+    /// hand (tests, other readers). Other names are ignored.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        if let Some(i) = TAG_NAMES.iter().position(|n| *n == name) {
+            let mut buf = String::from(&*self.tags.text);
+            set_first(&mut self.tags.spans, &mut buf, i, value);
+            self.tags.text = buf.into();
+        }
+    }
+}
+
+impl Serialize for GameLine {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_struct("GameLine", 28)?;
+        m.serialize_field("file", &*self.file)?;
+        m.serialize_field("game", &self.game)?;
+        m.serialize_field("line", &self.line)?;
+        m.serialize_field("site", &self.site())?;
+        m.serialize_field("event", &self.event())?;
+        m.serialize_field("date", &self.date())?;
+        m.serialize_field("round", &self.round())?;
+        m.serialize_field("white", &self.white())?;
+        m.serialize_field("black", &self.black())?;
+        m.serialize_field("white_elo", &self.white_elo)?;
+        m.serialize_field("black_elo", &self.black_elo)?;
+        m.serialize_field("time_control", &self.time_control())?;
+        m.serialize_field("eco", &self.eco())?;
+        m.serialize_field("termination", &self.termination())?;
+        m.serialize_field("result", &self.result())?;
+        m.serialize_field("plies", &self.plies)?;
+        m.serialize_field("laws_result", &self.laws_result)?;
+        m.serialize_field("ended_by", &self.ended_by)?;
+        m.serialize_field("ended_ply", &self.ended_ply)?;
+        m.serialize_field("result_agrees", &self.result_agrees)?;
+        m.serialize_field(
+            "first_threefold_claimable_ply",
+            &self.first_threefold_claimable_ply,
+        )?;
+        m.serialize_field("first_fifty_claimable_ply", &self.first_fifty_claimable_ply)?;
+        m.serialize_field(
+            "plies_after_first_claimable",
+            &self.plies_after_first_claimable,
+        )?;
+        m.serialize_field("clock_white", &self.clock_white)?;
+        m.serialize_field("clock_black", &self.clock_black)?;
+        m.serialize_field("error", &self.error)?;
+        m.serialize_field("error_ply", &self.error_ply)?;
+        m.serialize_field("findings", &self.findings)?;
+        m.end()
+    }
+}
+
 /// A row as a worker builds it: game and line numbered within its chunk,
 /// the error not yet placed in its file.
 #[derive(Clone, Debug)]
@@ -87,22 +226,67 @@ pub struct Draft {
     pub(crate) error: Option<(Place, String)>,
 }
 
+/// A chunk's rows as a worker builds them, their tag texts in one buffer:
+/// one allocation a chunk, not one a row (the rows are dropped by the
+/// thread that prints them, where freeing a worker's allocation a row cost
+/// more CPU than making it).
+#[derive(Default)]
+pub(crate) struct Drafts {
+    rows: Vec<Draft>,
+    text: String,
+}
+
+impl Drafts {
+    /// A row made without tags (an unreadable game).
+    pub(crate) fn push(&mut self, d: Draft) {
+        self.rows.push(d);
+    }
+
+    /// The row of a record read whole (see [`Draft::of_record`]).
+    pub(crate) fn record(
+        &mut self,
+        rec: &GameRecord<'_>,
+        bytes: &[u8],
+        game: usize,
+        findings: &[Finding],
+        outcome: &Outcome,
+        cursor: &mut LineCursor<'_>,
+    ) {
+        let d = Draft::of_record(rec, bytes, game, findings, outcome, cursor, &mut self.text);
+        self.rows.push(d);
+    }
+
+    /// The rows, sharing the chunk's tag texts.
+    pub(crate) fn finish(self) -> Vec<Draft> {
+        let mut rows = self.rows;
+        if !self.text.is_empty() {
+            let text: Arc<str> = self.text.into();
+            for d in &mut rows {
+                d.row.tags.text = Arc::clone(&text);
+            }
+        }
+        rows
+    }
+}
+
 /// The row's tags, in one pass over the record's (the first of a name
 /// counts, as [`GameRecord::tag`] finds it), not eleven look-ups.
-fn tags(rec: &GameRecord<'_>, row: &mut GameLine) {
+/// Their texts go to `buf`, the chunk's.
+fn tags(rec: &GameRecord<'_>, row: &mut GameLine, buf: &mut String) {
     let mut elo = [None, None];
+    let spans = &mut row.tags.spans;
     for t in &rec.tags {
-        let slot = match t.name {
-            "Site" => &mut row.site,
-            "Event" => &mut row.event,
-            "Date" => &mut row.date,
-            "Round" => &mut row.round,
-            "White" => &mut row.white,
-            "Black" => &mut row.black,
-            "TimeControl" => &mut row.time_control,
-            "ECO" => &mut row.eco,
-            "Termination" => &mut row.termination,
-            "Result" => &mut row.result,
+        let i = match t.name {
+            "Site" => SITE,
+            "Event" => EVENT,
+            "Date" => DATE,
+            "Round" => ROUND,
+            "White" => WHITE,
+            "Black" => BLACK,
+            "TimeControl" => TIME_CONTROL,
+            "ECO" => ECO,
+            "Termination" => TERMINATION,
+            "Result" => RESULT,
             "WhiteElo" | "BlackElo" => {
                 let k = usize::from(t.name == "BlackElo");
                 elo[k].get_or_insert(t.value.trim().parse::<i64>().ok());
@@ -110,14 +294,12 @@ fn tags(rec: &GameRecord<'_>, row: &mut GameLine) {
             }
             _ => continue,
         };
-        if slot.is_none() {
-            *slot = Some(t.value.to_string());
-        }
+        set_first(spans, buf, i, &t.value);
+    }
+    if let Some(r) = rec.result {
+        set_first(spans, buf, RESULT, r.text);
     }
     [row.white_elo, row.black_elo] = elo.map(Option::flatten);
-    if row.result.is_none() {
-        row.result = rec.result.map(|r| r.text.to_owned());
-    }
 }
 
 /// "2-0" and the other draughts forms as chess results (the scan's own
@@ -141,6 +323,7 @@ impl Draft {
         findings: &[Finding],
         outcome: &Outcome,
         cursor: &mut LineCursor<'_>,
+        buf: &mut String,
     ) -> Draft {
         let first = |k: Kind| findings.iter().find(|f| f.kind == k).map(|f| f.ply);
         let threefold = first(Kind::ThreefoldClaimable);
@@ -169,9 +352,10 @@ impl Draft {
             findings: findings.len(),
             ..GameLine::default()
         };
-        tags(rec, &mut row);
+        tags(rec, &mut row, buf);
+        let result = row.tags.spans[RESULT].and_then(|(a, b)| buf.get(a as usize..b as usize));
         row.result_agrees = end.and_then(|e| {
-            let recorded = decisive(row.result.as_deref()?)?;
+            let recorded = decisive(result?)?;
             Some(recorded == e.result)
         });
         let error = error.map(|e| (cursor.place(e.offset), e.message.clone()));
@@ -209,8 +393,8 @@ impl Draft {
     }
 
     /// The row in its file.
-    pub(crate) fn placed(mut self, file: &str) -> GameLine {
-        self.row.file = file.to_owned();
+    pub(crate) fn placed(mut self, file: &Arc<str>) -> GameLine {
+        self.row.file = Arc::clone(file);
         if let Some((at, message)) = self.error {
             self.row.error = Some(format!("{file}:{}:{}: {message}", at.line, at.col));
         }
@@ -231,6 +415,15 @@ fn clocks(
 ) -> (Option<f64>, Option<f64>) {
     let mut out = [None, None];
     let end = rec.result.map_or(rec.end, |r| r.offset);
+    // Most records without clocks have no `%clk` at all: one SIMD search
+    // instead of a walk over every move's text.
+    let start = rec.moves.first().map_or(end, |m| m.offset);
+    if bytes
+        .get(start..end)
+        .is_none_or(|text| memchr::memmem::find(text, b"%clk").is_none())
+    {
+        return (None, None);
+    }
     for k in (0..ply.min(rec.moves.len())).rev() {
         // 0: White's move, 1: Black's.
         let side = (k + usize::from(black_first)) % 2;

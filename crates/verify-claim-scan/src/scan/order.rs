@@ -76,9 +76,13 @@ impl Order {
 
     pub(super) fn print(&mut self, work: Work, sink: &mut dyn Sink) -> io::Result<()> {
         match work {
-            Work::Failed { file, message } => {
+            Work::Failed {
+                file,
+                kind,
+                message,
+            } => {
                 self.summary.failed_inputs += 1;
-                sink.input_error(&Diagnostic::new(&file, None, message))
+                sink.input_error(&Diagnostic::new(kind, &file, None, message))
             }
             Work::Skipped { file, message } => sink.input_warning(&file, &message),
             Work::Stopped {
@@ -202,9 +206,14 @@ fn hand_rows(
     rows: Vec<Draft>,
     sink: &mut dyn Sink,
 ) -> io::Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    // One name for the chunk's rows (a row per game: no copy each).
+    let file: std::sync::Arc<str> = file.into();
     for mut r in rows {
         r.moved(base.0, base.1);
-        sink.game(&r.placed(file))?;
+        sink.game(&r.placed(&file))?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use super::handoff::Live;
 use super::{Analysis, Input, Needs, Work, analyse_chunk};
 use crate::claims::scan::ScanOptions;
+use crate::diag::DiagnosticKind;
 use crate::input::chunks::{Chunk, Chunker};
 use crate::input::open::{Compression, Source, open_source};
 use crate::input::ranges::{Buffers, Ranges};
@@ -51,8 +52,9 @@ impl Producer {
     pub(super) fn run(mut self, items: Vec<Input>) {
         for (input, item) in items.into_iter().enumerate() {
             let more = match item {
-                Input::Walked(Item::Unreadable(p, e)) => self.work(Work::Failed {
+                Input::Walked(Item::Unreadable(p, kind, e)) => self.work(Work::Failed {
                     file: p.into(),
+                    kind: DiagnosticKind::Io(kind),
                     message: format!("cannot read: {e}"),
                 }),
                 Input::Walked(Item::Skipped(p, why)) => self.work(Work::Skipped {
@@ -109,6 +111,7 @@ impl Producer {
             Ok(Source::Stream(reader)) => self.stream(input, file, reader),
             Err(e) => self.work(Work::Failed {
                 file,
+                kind: DiagnosticKind::Io(e.kind()),
                 message: format!("cannot read: {e}"),
             }),
         }
@@ -168,6 +171,7 @@ impl Producer {
             Ok(ranges) => self.segments(input, file, ranges),
             Err(e) => self.work(Work::Failed {
                 file,
+                kind: DiagnosticKind::Io(e.kind()),
                 message: format!("cannot read: {e}"),
             }),
         }
@@ -217,7 +221,11 @@ impl Producer {
                             message,
                         }
                     } else {
-                        Work::Failed { file, message }
+                        Work::Failed {
+                            file,
+                            kind: crate::input::read_error_kind(&e),
+                            message,
+                        }
                     });
                 }
             };

@@ -4,7 +4,7 @@
 //! CLI and the Python binding are thin layers over [`decide`].
 
 use crate::claims::{self, ClaimKind, ClaimRequest, Replay};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::game::column_draughts;
 use crate::game::{Game, GameType, Search, Side, WithGame};
 use crate::input::{self, Input, Selected};
@@ -118,7 +118,7 @@ fn decide_selected(selected: &Selected, opts: &ClaimOptions) -> Result<ClaimRepo
         notes: more_notes,
     };
     let mut report = crate::game::dispatch_record(&record, opts.game_type, opts.column_rules, work)
-        .map_err(|(o, m)| input.diag(o, m))??;
+        .map_err(|(o, m)| input.diag(DiagnosticKind::Syntax, o, m))??;
     if record.latin1 {
         report.encoding = "latin1";
     }
@@ -127,7 +127,7 @@ fn decide_selected(selected: &Selected, opts: &ClaimOptions) -> Result<ClaimRepo
 
 /// An error about the options (no place in the record).
 fn error(input: &Input, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::new(&input.name, None, message)
+    Diagnostic::new(DiagnosticKind::Option, &input.name, None, message)
 }
 
 /// Resolves `--after 31...Kg8` to the ply after that move.
@@ -214,6 +214,7 @@ fn written_at<'t, G: Game>(pos: &G::Position, text: &'t str) -> Result<&'t str, 
 fn check_game(file: &str, game: Option<usize>) -> Result<(), Diagnostic> {
     match game {
         Some(0) => Err(Diagnostic::new(
+            DiagnosticKind::Option,
             file,
             None,
             "--game 0: games are counted from 1 (the first game of the file is --game 1)",
@@ -291,10 +292,16 @@ fn decide_game<G: Game>(
     rules: Rulebook,
     more_notes: Vec<String>,
 ) -> Result<ClaimReport, Diagnostic> {
-    let (start, mut notes) =
-        G::start_position(record, variant).map_err(|(o, m)| input.diag(o, m))?;
-    let replay =
-        Replay::<G>::new(start, &record.moves).map_err(|e| input.diag(e.offset, e.message))?;
+    let (start, mut notes) = G::start_position(record, variant)
+        .map_err(|(o, m)| input.diag(DiagnosticKind::Syntax, o, m))?;
+    let replay = Replay::<G>::new(start, &record.moves).map_err(|e| {
+        let kind = if e.syntax {
+            DiagnosticKind::Syntax
+        } else {
+            DiagnosticKind::IllegalMove
+        };
+        input.diag(kind, e.offset, e.message)
+    })?;
     notes.extend(more_notes);
     let time = TimeClass::from_tag(record.tag("TimeControl"));
     notes.extend(time_note(time));

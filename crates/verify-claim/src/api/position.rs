@@ -1,7 +1,7 @@
 //! Checking one position: can either side still checkmate (chess: 5.2.2,
 //! 6.9), or still win (column draughts: 1.11)?
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::game::column_draughts;
 use crate::game::{DeadCheck, Ending, Game, GameType, Search, Side, Win, WithGame};
 pub use crate::report::position::PositionCheck;
@@ -35,7 +35,7 @@ impl Default for PositionOptions {
 pub fn check_position(fen: &str, opts: &PositionOptions) -> Result<PositionCheck, Diagnostic> {
     let work = Check { fen, opts };
     crate::game::dispatch(opts.game_type, opts.column_rules, work)
-        .map_err(|m| Diagnostic::new("--fen", None, m))
+        .map_err(|m| Diagnostic::new(DiagnosticKind::Syntax, "--fen", None, m))
 }
 
 /// One position, checked by the engine of its game.

@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use crate::claims::scan::{ScanOptions, Severity};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::record::Encoding;
 use crate::report::scan::FindingLine;
 use crate::scan::{Config, Panicked, Row, Sink, Source, Summary};
@@ -79,8 +79,8 @@ pub fn scan_to(
 /// The error that ended a scan, as an item: a panic names its file.
 fn ended(e: &io::Error) -> Diagnostic {
     match e.get_ref().and_then(|e| e.downcast_ref::<Panicked>()) {
-        Some(p) => Diagnostic::new(&p.file, None, p.what()),
-        None => Diagnostic::new("scan", None, e.to_string()),
+        Some(p) => Diagnostic::new(DiagnosticKind::Panic, &p.file, None, p.what()),
+        None => Diagnostic::new(DiagnosticKind::Io(e.kind()), "scan", None, e.to_string()),
     }
 }
 
@@ -127,7 +127,12 @@ impl Iterator for Findings {
                     // Stopped by the caller: the end, not an error.
                     Some(Ok(Err(_))) if self.stop.is_stopped() => None,
                     Some(Ok(Err(e))) => Some(Err(ended(&e))),
-                    Some(Err(_)) => Some(Err(Diagnostic::new("scan", None, "the scan failed"))),
+                    Some(Err(_)) => Some(Err(Diagnostic::new(
+                        DiagnosticKind::Panic,
+                        "scan",
+                        None,
+                        "the scan failed",
+                    ))),
                     None => None,
                 },
             },
@@ -308,14 +313,16 @@ pub fn input_files<P: AsRef<std::path::Path>>(
     follow: bool,
 ) -> Vec<Result<InputFile, Diagnostic>> {
     use crate::input::walk::{Item, expand_with};
-    let fail =
-        |p: &str, e: &dyn std::fmt::Display| Diagnostic::new(p, None, format!("cannot read: {e}"));
+    let fail = |p: &str, kind: io::ErrorKind, e: &dyn std::fmt::Display| {
+        let message = format!("cannot read: {e}");
+        Diagnostic::new(DiagnosticKind::Io(kind), p, None, message)
+    };
     let name = crate::input::walk::display_name;
     expand_with(paths, follow)
         .into_iter()
         .filter_map(|item| match item {
-            Item::File(p) => Some(input_file(&p).map_err(|e| fail(&name(&p), &e))),
-            Item::Unreadable(p, e) => Some(Err(fail(&p, &e))),
+            Item::File(p) => Some(input_file(&p).map_err(|e| fail(&name(&p), e.kind(), &e))),
+            Item::Unreadable(p, kind, e) => Some(Err(fail(&p, kind, &e))),
             Item::Skipped(..) => None,
         })
         .collect()

@@ -1,8 +1,10 @@
 //! The appeal report's part for scoresheets: both sheets as read, box by
 //! box, beside the reconstruction, repairs and discrepancies marked.
 
+use maud::{Render, html};
+
 use super::SheetClaim;
-use crate::report::page::esc;
+use crate::report::page::Text;
 
 /// The table's look (the page's own style knows no sheet table).
 const STYLE: &str = "<style>\
@@ -29,36 +31,31 @@ pub fn sheets_table(c: &SheetClaim) -> String {
     }
     s.push_str("<table class=\"sheet\">\n<thead><tr><th>Move</th><th>Reconstruction</th>");
     for (n, code) in rec.names.iter().zip(&rec.notation) {
-        s.push_str(&format!("<th>{} ({})</th>", esc(n), esc(code)));
+        html! { th { (Text(n)) " (" (Text(code)) ")" } }.render_to(&mut s);
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for (p, m) in best.moves.iter().enumerate() {
         let ply = p + 1;
         let disc = rec.discrepancies.iter().any(|d| d.ply == ply);
-        let class = if disc { " class=\"discrepancy\"" } else { "" };
-        s.push_str(&format!(
-            "<tr{class}><td>{}</td><td>{}</td>",
-            esc(rec.ply_label(ply, &best.moves).trim_end_matches(m.as_str())),
-            esc(m)
-        ));
+        let label = rec.ply_label(ply, &best.moves);
+        html! {
+            // Opened here, closed after the sheets' cells.
+            (maud::PreEscaped(if disc { "<tr class=\"discrepancy\">" } else { "<tr>" }))
+            td { (Text(label.trim_end_matches(m.as_str()))) } td { (Text(m)) }
+        }
+        .render_to(&mut s);
         for (sh, col) in best.written.iter().enumerate() {
             let repaired = best
                 .repairs
                 .iter()
                 .any(|r| r.ply == ply && r.sheet == sh + 1);
             let text = col.get(p).cloned().flatten().unwrap_or_default();
-            let cell = if repaired {
-                format!(
-                    "<td class=\"repair\"><s>{}</s> → {}</td>",
-                    esc(&text),
-                    esc(m)
-                )
-            } else if text.is_empty() {
-                "<td class=\"empty\">—</td>".to_owned()
-            } else {
-                format!("<td>{}</td>", esc(&text))
-            };
-            s.push_str(&cell);
+            html! {
+                @if repaired { td.repair { s { (Text(&text)) } " → " (Text(m)) } }
+                @else if text.is_empty() { td.empty { "—" } }
+                @else { td { (Text(&text)) } }
+            }
+            .render_to(&mut s);
         }
         s.push_str("</tr>\n");
     }

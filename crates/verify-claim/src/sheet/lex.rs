@@ -8,7 +8,7 @@
 //! crate because the shapes mix within one file and every box must keep its
 //! line and column for the placed errors and the report.
 
-use crate::diag::{Diagnostic, Place};
+use crate::diag::{Diagnostic, DiagnosticKind, Place};
 
 /// The longest game the Laws allow is under 6,000 moves (the 75-move rule,
 /// 9.6.2, bounds it): a sheet of more rows is not one game's record, and
@@ -66,6 +66,7 @@ pub fn decode(name: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
         .map(|(i, _)| i)
     {
         return Err(Diagnostic::new(
+            DiagnosticKind::Syntax,
             name,
             Some(place_in(&text, at)),
             "a control character: this is a binary file, not a scoresheet",
@@ -202,7 +203,14 @@ pub fn lex(name: &str, text: &str) -> Result<Lexed, Diagnostic> {
     let mut comment = false;
     for (i, line) in text.lines().enumerate() {
         let n = i as u32 + 1;
-        let err = |col: u32, m: String| Diagnostic::new(name, Some(Place { line: n, col }), m);
+        let err = |col: u32, m: String| {
+            Diagnostic::new(
+                DiagnosticKind::Syntax,
+                name,
+                Some(Place { line: n, col }),
+                m,
+            )
+        };
         let trimmed = line.trim();
         if comment {
             comment = !trimmed.contains('}');
@@ -280,6 +288,7 @@ fn finish(name: &str, rows: Rows, mut out: Lexed) -> Result<Lexed, Diagnostic> {
             .first()
             .map_or(Place { line: 1, col: 1 }, |c| c.place);
         return Err(Diagnostic::new(
+            DiagnosticKind::NoGame,
             name,
             Some(place),
             "no moves: a scoresheet holds the moves, one row per move number",

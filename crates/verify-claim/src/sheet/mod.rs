@@ -17,8 +17,9 @@ mod search;
 mod token;
 
 pub use claim::{SheetClaim, decide_sheets};
+pub use gap::Gap;
 
-use crate::diag::{Diagnostic, Place};
+use crate::diag::{Diagnostic, DiagnosticKind, Place};
 use crate::game::chess::ChessGame;
 use crate::game::column_draughts::{self as cd, ColumnDraughts};
 use crate::game::{Game, GameType};
@@ -157,6 +158,7 @@ pub fn reconstruct(
 ) -> Result<Reconstruction, Diagnostic> {
     if sheets.is_empty() || sheets.len() > 2 {
         return Err(Diagnostic::new(
+            DiagnosticKind::Option,
             "verify-claim",
             None,
             "one or two scoresheets: the claimant's, and the opponent's of the same game",
@@ -185,6 +187,7 @@ pub fn reconstruct(
     if let Some(board) = &opts.board {
         if game != GameType::Chess {
             return Err(Diagnostic::new(
+                DiagnosticKind::Option,
                 "--board",
                 None,
                 "a gap is analysed for chess only",
@@ -197,7 +200,7 @@ pub fn reconstruct(
                 board,
                 opts.moves,
             )
-            .map_err(|m| Diagnostic::new("--board", None, m))?,
+            .map_err(|m| Diagnostic::new(DiagnosticKind::Option, "--board", None, m))?,
         );
     }
     Ok(rec)
@@ -251,7 +254,12 @@ fn start<G: Game>(
     let at_tag = |offset: usize| {
         let line = pgn[..offset.min(pgn.len())].matches('\n').count();
         let line = lexed.tag_lines.get(line).copied().unwrap_or(1);
-        Diagnostic::new(name, Some(Place { line, col: 1 }), "")
+        Diagnostic::new(
+            DiagnosticKind::Syntax,
+            name,
+            Some(Place { line, col: 1 }),
+            "",
+        )
     };
     let selected = crate::input::select_from(name, pgn.as_bytes(), crate::Encoding::Utf8, Some(1))?;
     let record = selected.record()?;
@@ -332,6 +340,7 @@ fn run<G: SheetGame>(
 fn no_reading(names: &[String], boxes: &[Vec<Cell>]) -> Diagnostic {
     let place = boxes[0].first().map(|c| c.place);
     Diagnostic::new(
+        DiagnosticKind::IllegalMove,
         &names[0],
         place,
         "no game explains the sheet(s) within two slips a box: the record is unclear (1.13.2 note в, 8.5)",
@@ -365,11 +374,17 @@ fn read_sheet<G: SheetGame>(
         .find(|c| !c.is_empty() && G::not_evidence(&c.text).is_some())
     {
         let why = G::not_evidence(&c.text).unwrap_or_default();
-        return Err(Diagnostic::new(name, Some(c.place), why));
+        return Err(Diagnostic::new(
+            DiagnosticKind::Syntax,
+            name,
+            Some(c.place),
+            why,
+        ));
     }
     if let Some(code) = forced {
         let Some(n) = codes.iter().position(|c| *c == code) else {
             return Err(Diagnostic::new(
+                DiagnosticKind::Option,
                 name,
                 None,
                 format!(
@@ -410,6 +425,7 @@ fn read_sheet<G: SheetGame>(
     fits.pop().ok_or_else(|| match worst {
         Some(c) if codes.len() == 1 => placed_syntax::<G>(name, c, 0),
         Some(c) => Diagnostic::new(
+            DiagnosticKind::Syntax,
             name,
             Some(c.place),
             format!(
@@ -418,13 +434,13 @@ fn read_sheet<G: SheetGame>(
                 codes.join(", ")
             ),
         ),
-        None => Diagnostic::new(name, None, "no moves"),
+        None => Diagnostic::new(DiagnosticKind::NoGame, name, None, "no moves"),
     })
 }
 
 fn placed_syntax<G: SheetGame>(name: &str, c: &Cell, n: usize) -> Diagnostic {
     let why = G::read(n, &c.text).err().unwrap_or_default();
-    Diagnostic::new(name, Some(c.place), why)
+    Diagnostic::new(DiagnosticKind::Syntax, name, Some(c.place), why)
 }
 
 /// What box `u` of `boxes` says, as written.

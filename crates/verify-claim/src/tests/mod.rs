@@ -17,3 +17,4 @@ mod quick_gate;
 mod real_games;
 mod san_resolver;
 mod support;
+mod whole_claim;

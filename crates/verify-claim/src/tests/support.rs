@@ -1,6 +1,8 @@
-//! Helpers of the engine's corpus and oracle tests (the crate-internal
-//! twin of `tests/common`): `../shared`, the python-chess oracle, the
-//! D3-Chess vectors, a pgn-reader replay of the corpus.
+//! Helpers of the engine's corpus and oracle tests: what they share with
+//! the integration tests (`../shared`, the python-chess oracle, the
+//! D3-Chess vectors) comes from the dev-only crate `crates/test-support`;
+//! here are how a test says it is skipped, and a pgn-reader replay of the
+//! corpus (which walks it with the crate's own `input::walk`).
 //!
 //! These tests run under libtest, which cannot decide at run time that a
 //! test is ignored: build.rs decides when the crate is built
@@ -12,13 +14,10 @@
 //! fails.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-/// `../shared` beside the crate, when present.
-pub fn shared_dir() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    p.join("labels").is_dir().then_some(p)
-}
+pub use verify_claim_test_support::{
+    REQUIRE, d3chess_vectors, find_oracle_python, run_oracle, shared_dir,
+};
 
 /// `../shared` beside the crate, when present. Tests call this and return
 /// early, saying so, when it is absent.
@@ -30,10 +29,6 @@ pub fn shared() -> Option<PathBuf> {
     p
 }
 
-#[path = "../../../../tests/common/oracle_python.rs"]
-mod oracle_python;
-pub use oracle_python::find_oracle_python;
-
 /// [`find_oracle_python`], saying the test is skipped when there is none.
 pub fn oracle_python() -> Option<String> {
     let py = find_oracle_python();
@@ -43,70 +38,14 @@ pub fn oracle_python() -> Option<String> {
     py
 }
 
-/// The variable that turns every skip into a failure (set by `.ci/run`,
-/// so CI cannot pass without `../shared` and the oracle).
-pub const REQUIRE: &str = "VERIFY_CLAIM_REQUIRE_ORACLE";
-
 /// Says a test is skipped, or fails it when [`REQUIRE`] is set (to anything
 /// but empty or `0`).
 pub fn skipped(why: &str) {
-    let required = std::env::var(REQUIRE).is_ok_and(|v| !v.is_empty() && v != "0");
-    assert!(!required, "{REQUIRE} is set, but {why}");
+    assert!(
+        !verify_claim_test_support::required(),
+        "{REQUIRE} is set, but {why}"
+    );
     eprintln!("SKIPPED: {why}");
-}
-
-/// The D3-Chess test vector's positions (`../shared/labels`): one line
-/// each, comments and blank lines left out.
-pub fn d3chess_vectors(shared: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(shared.join("labels/d3chess-test-vector.txt")).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && l.len() > 3)
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The oracle's `games.tsv`: the header, and one row per (file base name,
-/// game).
-pub type OracleGames = (
-    Vec<String>,
-    std::collections::HashMap<(String, usize), Vec<String>>,
-);
-
-/// Runs `../shared/tools/claims_oracle.py` on `files` and reads its
-/// `games.tsv`. The oracle writes its `oracle.*.tsv` files into a scratch
-/// directory, removed once they are read (test runs leave nothing in the
-/// temporary directory).
-pub fn run_oracle(python: &str, shared: &Path, files: &[PathBuf], jobs: usize) -> OracleGames {
-    let scratch = tempfile::Builder::new()
-        .prefix("verify-claim-oracle-")
-        .tempdir()
-        .expect("a scratch directory");
-    let out = scratch.path().join("oracle");
-    let status = Command::new(python)
-        .arg(shared.join("tools/claims_oracle.py"))
-        .args(["--jobs", &jobs.to_string(), "--out"])
-        .arg(&out)
-        .args(files)
-        .stdout(Stdio::null())
-        .status()
-        .expect("run the oracle");
-    assert!(status.success(), "the oracle failed");
-    let tsv =
-        std::fs::read_to_string(format!("{}.games.tsv", out.display())).expect("oracle output");
-    let mut lines = tsv.lines();
-    let header: Vec<String> = lines
-        .next()
-        .unwrap_or("")
-        .split('\t')
-        .map(str::to_owned)
-        .collect();
-    let rows = lines
-        .map(|line| {
-            let f: Vec<String> = line.split('\t').map(str::to_owned).collect();
-            ((f[0].clone(), f[1].parse().unwrap_or(0)), f)
-        })
-        .collect();
-    (header, rows)
 }
 
 /// Replays every game of `../shared/corpus` (the zstd files too) with

@@ -5,7 +5,9 @@
 use std::fmt::Write;
 use std::hash::{Hash, Hasher};
 
-use super::super::page::esc;
+use maud::{PreEscaped, Render, html};
+
+use super::super::page::Text;
 use super::super::svg::{self, Marks};
 use crate::claims::scan::{Kind, Severity};
 use crate::scan::Row;
@@ -80,22 +82,18 @@ pub fn automatic_end(k: Kind) -> bool {
     )
 }
 
-/// The game's name with its result, the result never broken across lines.
+/// The game's name with its result, the result never broken across lines
+/// (markup).
 fn game_name(r: &Row<'_>) -> String {
     let p = r.placed;
-    let players = players(&p.white, &p.black);
     // The tags' "?" (unknown) says nothing a reader needs.
-    let players = if players.is_empty() {
-        String::new()
-    } else {
-        format!(": {}", esc(&players))
-    };
-    let result = if p.result.is_empty() {
-        String::new()
-    } else {
-        format!(", recorded <span class=\"nw\">{}</span>", esc(&p.result))
-    };
-    format!("{}, game {}{players}{result}", esc(r.file), r.game)
+    let players = players(&p.white, &p.black);
+    html! {
+        (Text(r.file)) ", game " (r.game)
+        @if !players.is_empty() { ": " (Text(&players)) }
+        @if !p.result.is_empty() { ", recorded " span.nw { (Text(&p.result)) } }
+    }
+    .into_string()
 }
 
 /// A sentence ends with a full stop.
@@ -137,6 +135,8 @@ impl Entry {
             return;
         }
         self.close(s);
+        // Opened here, closed by `close`; the anchor is hex digits, the
+        // name markup of `game_name`'s template.
         let _ = writeln!(
             s,
             "<section class=\"game\" id=\"{}\"><h3>{}</h3>",
@@ -174,38 +174,33 @@ impl Entry {
             _ => {}
         }
         let sev = f.kind.severity();
-        let _ = write!(
-            s,
-            "<div><p><span class=\"sev {}\">{}</span> <b>{}</b> · ply {} · line {}",
-            sev.name(),
-            sev.name(),
-            f.kind.name(),
-            f.ply,
-            r.placed.place.line
-        );
-        if named {
-            let _ = write!(s, " · {}", game_name(r));
-        }
-        let _ = write!(s, "</p><p>{}", nowrap_results(&esc(&sentence(&f.message))));
-        if let Some(m) = &f.mv {
-            let _ = write!(s, " Move to write: <b>{}</b>.", esc(m));
-        }
         // The result, unless the message already says it.
-        match (&f.recorded, &f.expected) {
-            (Some(rec), _) if f.message.contains(rec.as_str()) => {}
-            (Some(rec), Some(exp)) => {
-                let _ = write!(
-                    s,
-                    " Recorded <span class=\"nw\">{}</span>, the Laws give <span class=\"nw\">{}</span>.",
-                    esc(rec),
-                    esc(exp)
-                );
+        let result = f
+            .recorded
+            .as_deref()
+            .filter(|rec| !f.message.contains(rec))
+            .map(|rec| (rec, f.expected.as_deref()));
+        // The message escaped, then its results kept on their lines.
+        let message = nowrap_results(&Text(sentence(&f.message)).to_string());
+        html! {
+            div {
+                p {
+                    span class={ "sev " (sev.name()) } { (sev.name()) } " " b { (f.kind.name()) }
+                    " · ply " (f.ply) " · line " (r.placed.place.line)
+                    @if named { " · " (PreEscaped(game_name(r))) }
+                }
+                p {
+                    (PreEscaped(message))
+                    @if let Some(m) = &f.mv { " Move to write: " b { (Text(m)) } "." }
+                    @if let Some((rec, exp)) = result {
+                        " Recorded " span.nw { (Text(rec)) }
+                        @if let Some(exp) = exp { ", the Laws give " span.nw { (Text(exp)) } }
+                        "."
+                    }
+                }
             }
-            (Some(rec), None) => {
-                let _ = write!(s, " Recorded <span class=\"nw\">{}</span>.", esc(rec));
-            }
-            _ => {}
         }
-        s.push_str("</p></div></div>\n");
+        .render_to(s);
+        s.push_str("</div>\n");
     }
 }

@@ -5,7 +5,9 @@
 
 use std::fmt::Write;
 
-use super::super::page::{esc, rulebook_words};
+use maud::{PreEscaped, Render, html};
+
+use super::super::page::{Text, rulebook_words};
 use super::View;
 use crate::claims::scan::{RulesChoice, Severity};
 use crate::words::count as counted;
@@ -37,32 +39,26 @@ fn rules_words(r: RulesChoice) -> String {
 }
 
 fn header(v: &View<'_>, s: &mut String) {
-    s.push_str("<h1>Scan report</h1><dl class=\"head\">");
-    let inputs: Vec<String> = v.head.inputs.iter().map(|i| esc(i)).collect();
-    let _ = write!(
-        s,
-        "<dt>Inputs</dt><dd class=\"wide\"><code>{}</code></dd>",
-        if inputs.is_empty() {
-            "(not named)".to_owned()
-        } else {
-            inputs.join("</code>, <code>")
+    let inputs = &v.head.inputs;
+    html! {
+        h1 { "Scan report" }
+        dl.head {
+            dt { "Inputs" }
+            dd.wide {
+                @if inputs.is_empty() { code { "(not named)" } }
+                @for (i, input) in inputs.iter().enumerate() {
+                    @if i > 0 { ", " }
+                    code { (Text(input)) }
+                }
+            }
+            dt { "Rules" } dd.wide { (Text(rules_words(v.head.rules))) }
+            dt { "Run" } dd.wide { (Text(&v.head.time)) }
+            @if let Some((games, plies)) = v.totals {
+                dt { "Scanned" } dd.wide { (count(games, "game")) ", " (count(plies, "ply")) }
+            }
         }
-    );
-    let _ = write!(
-        s,
-        "<dt>Rules</dt><dd class=\"wide\">{}</dd><dt>Run</dt><dd class=\"wide\">{}</dd>",
-        esc(&rules_words(v.head.rules)),
-        esc(&v.head.time)
-    );
-    if let Some((games, plies)) = v.totals {
-        let _ = write!(
-            s,
-            "<dt>Scanned</dt><dd class=\"wide\">{}, {}</dd>",
-            count(games, "game"),
-            count(plies, "ply")
-        );
     }
-    s.push_str("</dl>");
+    .render_to(s);
 }
 
 /// The counts: one row per kind, grouped by severity, each linked.
@@ -131,7 +127,9 @@ fn games(v: &View<'_>, s: &mut String) {
             if file_open.is_some() {
                 s.push_str("</li>");
             }
-            let _ = write!(s, "<li><code>{}</code>: ", esc(file));
+            // The item is closed when the next file's begins.
+            s.push_str("<li>");
+            html! { code { (Text(file)) } ": " }.render_to(s);
             file_open = Some(*file);
         } else {
             s.push_str("; ");
@@ -143,16 +141,12 @@ fn games(v: &View<'_>, s: &mut String) {
         if *warnings > 0 {
             what.push(count(*warnings, "warning"));
         }
-        let players = if players.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", esc(players))
-        };
-        let _ = write!(
-            s,
-            "<a href=\"#{anchor}\">game&nbsp;{game}</a>{players} ({})",
-            what.join(", ")
-        );
+        html! {
+            a href={ "#" (anchor) } { "game" (PreEscaped("&nbsp;")) (game) }
+            @if !players.is_empty() { " " (Text(players)) }
+            " (" (what.join(", ")) ")"
+        }
+        .render_to(s);
     }
     if file_open.is_some() {
         s.push_str("</li>");

@@ -1,7 +1,7 @@
-//! Where the oracle's python-chess is: one definition for the three places
-//! that ask (`build.rs`, which decides `cfg(no_oracle)`; the crate's own
-//! tests, `src/tests/support.rs`; and the integration tests'
-//! `tests/common`), each including this file by `#[path]`.
+//! Where the oracle's python-chess is: one definition for the places that
+//! ask: the library's `build.rs` (which decides `cfg(no_oracle)`, and
+//! includes this file by `#[path]`: a build script should not depend on a
+//! test crate) and the tests, through this crate.
 
 use std::process::{Command, Stdio};
 
