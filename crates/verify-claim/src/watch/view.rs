@@ -365,6 +365,71 @@ impl<W: Write> Sink for Live<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Place;
+    use crate::game::Side;
+    use crate::watch::schema::{EventKind, GameId};
+
+    /// The bytes of the JSON lines: field names, their order (the contract
+    /// first, the fields that apply after), nulls, escapes and numbers.
+    #[test]
+    fn an_event_json_line_byte_for_byte() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_millis(1_765_000_000_123);
+        let game = GameId {
+            index: 2,
+            round: Some("5".into()),
+            board: Some("3".into()),
+            white: Some("Å \"x\"".into()),
+            black: None,
+        };
+        let mut e = Event::new(
+            &"live/r5.pgn".into(),
+            &game,
+            41,
+            EventKind::ResultEntered,
+            "tab\there \u{1}".into(),
+        );
+        e.side = Some(Side::Black);
+        e.mv = Some("21...Qg2#".into());
+        e.article = Some("5.1.1");
+        e.place = Some(Place { line: 7, col: 12 });
+        e.reason = Some("checkmate");
+        e.result = Some("0-1".into());
+        e.agrees = Some(false);
+        let line = |e: &Event| {
+            let mut out = Vec::new();
+            Lines::jsonl(&mut out).event(e, t).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            line(&e),
+            concat!(
+                r#"{"time":"2025-12-06T05:46:40.123Z","file":"live/r5.pgn","board":"5.3","#,
+                r#""game":{"index":2,"round":"5","board":"3","white":"Å \"x\"","black":null},"#,
+                r#""ply":41,"kind":"result-entered","side":"black","move":"21...Qg2#","#,
+                r#""article":"5.1.1","message":"tab\there \u0001","line":7,"col":12,"#,
+                r#""reason":"checkmate","result":"0-1","agrees":false}"#,
+                "\n"
+            )
+        );
+        assert_eq!(json(&e, t).to_string() + "\n", line(&e));
+        let file = Event::new(
+            &"live".into(),
+            &GameId::none(),
+            0,
+            EventKind::RecordError,
+            "cannot list".into(),
+        );
+        assert_eq!(
+            line(&file),
+            concat!(
+                r#"{"time":"2025-12-06T05:46:40.123Z","file":"live","board":null,"#,
+                r#""game":{"index":0,"round":null,"board":null,"white":null,"black":null},"#,
+                r#""ply":0,"kind":"record-error","side":null,"move":null,"article":null,"#,
+                r#""message":"cannot list"}"#,
+                "\n"
+            )
+        );
+    }
 
     #[test]
     fn event_text_is_wrapped_not_cut() {
