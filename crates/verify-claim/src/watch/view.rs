@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::events::Event;
+use super::schema::{EventJson, to_json};
 use super::{Summary, Watched};
 use crate::output::escape;
 
@@ -23,41 +24,10 @@ pub fn timestamp(t: SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
-/// The JSON object of an event. The first fields are the contract; the
-/// others appear when they apply.
+/// The JSON object of an event ([`EventJson`]: the first fields are the
+/// contract; the others appear when they apply).
 pub fn json(e: &Event, time: SystemTime) -> serde_json::Value {
-    let mut v = serde_json::json!({
-        "time": timestamp(time),
-        "file": &*e.file,
-        "board": if e.game.index == 0 { None } else { Some(e.game.label()) },
-        "game": {
-            "index": e.game.index,
-            "round": e.game.round,
-            "board": e.game.board,
-            "white": e.game.white,
-            "black": e.game.black,
-        },
-        "ply": e.ply,
-        "kind": e.kind.name(),
-        "side": e.side,
-        "move": e.mv,
-        "article": e.article,
-        "message": e.message,
-    });
-    if let Some(p) = e.place {
-        v["line"] = p.line.into();
-        v["col"] = p.col.into();
-    }
-    if let Some(r) = e.reason {
-        v["reason"] = r.into();
-    }
-    if let Some(r) = &e.result {
-        v["result"] = r.as_str().into();
-    }
-    if let Some(a) = e.agrees {
-        v["agrees"] = a.into();
-    }
-    v
+    serde_json::to_value(EventJson::of(e, time)).unwrap_or_default()
 }
 
 /// One line of text per event.
@@ -104,7 +74,7 @@ impl<W: Write> Lines<W> {
     pub fn jsonl(out: W) -> Lines<W> {
         Lines {
             out,
-            format: |e, time| json(e, time).to_string(),
+            format: |e, time| to_json(&EventJson::of(e, time)),
         }
     }
 
