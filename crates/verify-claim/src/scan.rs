@@ -18,8 +18,8 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record_outcome};

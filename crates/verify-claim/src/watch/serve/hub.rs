@@ -367,7 +367,10 @@ mod tests {
                 emt: None,
             },
         });
-        assert_eq!(hub.wait(0, Some(0), Duration::ZERO).boards[0].as_ref(), BOARD);
+        assert_eq!(
+            hub.wait(0, Some(0), Duration::ZERO).boards[0].as_ref(),
+            BOARD
+        );
         assert_eq!(
             hub.snapshot(),
             [
