@@ -297,7 +297,9 @@ pub(crate) fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize)
         let at = chunk.bytes.len();
         let (finding, row) = too_large(skipped, games, at, &mut cursor, how.games);
         out.push(finding);
-        rows.extend(row);
+        if let Some(row) = row {
+            rows.push(row);
+        }
     }
     // Counted on from the last place given, not over the chunk again.
     let mut lines = cursor.line_ends();
