@@ -12,8 +12,11 @@
 use crate::common;
 
 use common::harness::{ORACLE, SHARED};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+/// A game: its file's base name and its number in the file.
+type Game = (String, usize);
 
 fn corpus(shared: &Path, tmp: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -52,7 +55,7 @@ fn scan_agrees_with_the_oracle_on_the_corpus() {
     let tmp = common::Scratch::new("scan-oracle");
     let files = corpus(&shared, &tmp);
     // Base names must be unique: the oracle reports base names.
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     for f in &files {
         assert!(
             seen.insert(f.file_name().unwrap().to_owned()),
@@ -64,41 +67,7 @@ fn scan_agrees_with_the_oracle_on_the_corpus() {
     let (header, oracle) = common::run_oracle(&python, &shared, &files, 2);
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
 
-    // Our scan, through the binary, as users run it.
-    let mut args: Vec<String> = vec![
-        "scan".into(),
-        "--format".into(),
-        "jsonl".into(),
-        "--rules".into(),
-        "fide-2023".into(),
-    ];
-    args.extend(files.iter().map(|f| f.display().to_string()));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verify-claim"))
-        .args(&args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.code().is_some_and(|c| c <= 1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut ours: HashMap<(String, usize), HashMap<String, usize>> = HashMap::new();
-    let mut unreadable = std::collections::HashSet::new();
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let file = Path::new(v["file"].as_str().unwrap())
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let key = (file, v["game"].as_u64().unwrap() as usize);
-        let kind = v["kind"].as_str().unwrap().to_owned();
-        if kind == "parse-error" || kind == "illegal-move" {
-            unreadable.insert(key.clone());
-        }
-        let ply = v["ply"].as_u64().unwrap() as usize;
-        ours.entry(key).or_default().entry(kind).or_insert(ply);
-    }
+    let (ours, unreadable) = our_scan(&files);
 
     let pairs = [
         ("threefold-claimable", &["first_3now", "first_3pend"][..]),
@@ -147,6 +116,47 @@ fn scan_agrees_with_the_oracle_on_the_corpus() {
         wrong.len(),
         wrong[..wrong.len().min(40)].join("\n")
     );
+}
+
+/// Our scan, through the binary, as users run it: the first ply of each
+/// kind of finding, by file base name and game; and the games that could
+/// not be read.
+fn our_scan(files: &[PathBuf]) -> (HashMap<Game, HashMap<String, usize>>, HashSet<Game>) {
+    let mut args: Vec<String> = vec![
+        "scan".into(),
+        "--format".into(),
+        "jsonl".into(),
+        "--rules".into(),
+        "fide-2023".into(),
+    ];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verify-claim"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut ours: HashMap<Game, HashMap<String, usize>> = HashMap::new();
+    let mut unreadable = HashSet::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = Path::new(v["file"].as_str().unwrap())
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let key = (file, v["game"].as_u64().unwrap() as usize);
+        let kind = v["kind"].as_str().unwrap().to_owned();
+        if kind == "parse-error" || kind == "illegal-move" {
+            unreadable.insert(key.clone());
+        }
+        let ply = v["ply"].as_u64().unwrap() as usize;
+        ours.entry(key).or_default().entry(kind).or_insert(ply);
+    }
+    (ours, unreadable)
 }
 
 crate::verify_claim_tests! {

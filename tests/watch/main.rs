@@ -234,38 +234,9 @@ fn watch_follows_games_played_into_a_folder() {
         }
     });
     std::thread::sleep(Duration::from_millis(200));
-    let writes: Vec<Vec<Instant>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = scenarios
-            .iter()
-            .map(|s| {
-                let dir = &dir;
-                scope.spawn(move || {
-                    let mut times = Vec::new();
-                    let mut previous = String::new();
-                    for step in &s.steps {
-                        times.push(write_step(dir, &s.name, step, &previous));
-                        previous.clone_from(&step.content);
-                        std::thread::sleep(step.pause);
-                    }
-                    times
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let writes = write_scenarios(&dir, &scenarios);
     let total: usize = expect.iter().map(Vec::len).sum();
-    let mut got: Vec<(Instant, Value)> = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while got.len() < total {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(e) => got.push(e),
-            Err(_) => break,
-        }
-    }
-    // A little longer: nothing more may come.
-    std::thread::sleep(Duration::from_millis(300));
-    got.extend(rx.try_iter());
+    let got = receive(&rx, total);
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -281,9 +252,67 @@ fn watch_follows_games_played_into_a_folder() {
     );
     assert!(stderr.contains("events: game-ended"), "{stderr}");
 
+    let worst = check_arrivals(&dir_s, &scenarios, &expect, &got, &writes);
+    let steps: usize = scenarios.iter().map(|s| s.steps.len()).sum();
+    println!(
+        "{} files, {steps} writes, {total} events; slowest event {worst:?} after its write",
+        scenarios.len()
+    );
+}
+
+/// Each scenario written by a thread of its own, step by step: the time
+/// of each write, per scenario.
+fn write_scenarios(dir: &Path, scenarios: &[Scenario]) -> Vec<Vec<Instant>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = scenarios
+            .iter()
+            .map(|s| {
+                scope.spawn(move || {
+                    let mut times = Vec::new();
+                    let mut previous = String::new();
+                    for step in &s.steps {
+                        times.push(write_step(dir, &s.name, step, &previous));
+                        previous.clone_from(&step.content);
+                        std::thread::sleep(step.pause);
+                    }
+                    times
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// The events the watch printed, with the time each arrived: `total`, or
+/// what came within 3 s, and then whatever more comes in 300 ms (nothing
+/// may).
+fn receive(rx: &mpsc::Receiver<(Instant, Value)>, total: usize) -> Vec<(Instant, Value)> {
+    let mut got: Vec<(Instant, Value)> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while got.len() < total {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(e) => got.push(e),
+            Err(_) => break,
+        }
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    got.extend(rx.try_iter());
+    got
+}
+
+/// Each file's events are the expected ones, each arrived after the write
+/// that caused it and within a second of it: the slowest arrival.
+fn check_arrivals(
+    dir: &str,
+    scenarios: &[Scenario],
+    expect: &[Expected],
+    got: &[(Instant, Value)],
+    writes: &[Vec<Instant>],
+) -> Duration {
     let mut worst = Duration::ZERO;
     for (i, s) in scenarios.iter().enumerate() {
-        let file = format!("{dir_s}/{}", s.name);
+        let file = format!("{dir}/{}", s.name);
         let live: Vec<&(Instant, Value)> = got
             .iter()
             .filter(|(_, v)| v["file"] == file.as_str())
@@ -313,11 +342,7 @@ fn watch_follows_games_played_into_a_folder() {
             assert!(v["time"].as_str().is_some_and(|t| t.ends_with('Z')), "{v}");
         }
     }
-    let steps: usize = scenarios.iter().map(|s| s.steps.len()).sum();
-    println!(
-        "{} files, {steps} writes, {total} events; slowest event {worst:?} after its write",
-        scenarios.len()
-    );
+    worst
 }
 
 /// The made games' events, written out.

@@ -101,47 +101,10 @@ pub fn the_page_shows_every_board_and_its_alerts_in_chromium() {
     {
         views.push(v);
     }
-    // Each board's diagram at its last position within a second of the
-    // write.
-    for board in boards {
-        let id = board["id"].as_str().unwrap().to_owned();
-        let last = board["look"]["last_moves"]
-            .as_array()
-            .and_then(|m| m.last())
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let want = format!("the position after {last}");
-        let n: usize = board["board"]
-            .as_str()
-            .and_then(|l| l.strip_prefix("1."))
-            .and_then(|l| l.parse().ok())
-            .unwrap();
-        let written = *writes[n - 1].last().unwrap();
-        let (at, _) = views
-            .iter()
-            .find(|(_, v)| v["boards"][&id]["label"] == want.as_str())
-            .unwrap_or_else(|| panic!("{id}: never showed {want}"));
-        let late = at.saturating_duration_since(written);
-        assert!(
-            late <= Duration::from_secs(1),
-            "{id} showed {want} {late:?} after the write"
-        );
-    }
+    diagrams_in_time(boards, &views, &writes);
     // The alerts: a claim, an end by the Laws, an illegal move.
     let (_, view) = views.last().cloned().expect("views");
-    // The count as the rulebook says it (the LiveChess games are dated
-    // 2026: fide-2023), plural or not.
-    for board in boards {
-        let id = board["id"].as_str().unwrap();
-        let shown = view["boards"][id]["count"].as_str().unwrap_or("");
-        let n = board["look"]["count"].as_u64().unwrap();
-        let plies = if n == 1 { "ply" } else { "plies" };
-        let want = format!(
-            "Count: {n} {plies} without a pawn move or a capture: a claim at 100 (9.3.2), the game drawn at 150 (9.6.2)"
-        );
-        assert_eq!(shown, want, "{id}");
-    }
+    counts_as_the_rulebook_says(boards, &view);
     let open: Vec<String> = view["boards"]
         .as_object()
         .unwrap()
@@ -176,6 +139,52 @@ pub fn the_page_shows_every_board_and_its_alerts_in_chromium() {
     let _ = b.child.wait();
     println!("screenshot: {}", shot.display());
     stop(w);
+}
+
+/// Each board's diagram at its last position within a second of the
+/// write (`views`: the page's views and when each came; `writes`: each
+/// board's writes).
+fn diagrams_in_time(boards: &[Value], views: &[(Instant, Value)], writes: &[Vec<Instant>]) {
+    for board in boards {
+        let id = board["id"].as_str().unwrap().to_owned();
+        let last = board["look"]["last_moves"]
+            .as_array()
+            .and_then(|m| m.last())
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let want = format!("the position after {last}");
+        let n: usize = board["board"]
+            .as_str()
+            .and_then(|l| l.strip_prefix("1."))
+            .and_then(|l| l.parse().ok())
+            .unwrap();
+        let written = *writes[n - 1].last().unwrap();
+        let (at, _) = views
+            .iter()
+            .find(|(_, v)| v["boards"][&id]["label"] == want.as_str())
+            .unwrap_or_else(|| panic!("{id}: never showed {want}"));
+        let late = at.saturating_duration_since(written);
+        assert!(
+            late <= Duration::from_secs(1),
+            "{id} showed {want} {late:?} after the write"
+        );
+    }
+}
+
+/// The count as the rulebook says it (the LiveChess games are dated
+/// 2026: fide-2023), plural or not.
+fn counts_as_the_rulebook_says(boards: &[Value], view: &Value) {
+    for board in boards {
+        let id = board["id"].as_str().unwrap();
+        let shown = view["boards"][id]["count"].as_str().unwrap_or("");
+        let n = board["look"]["count"].as_u64().unwrap();
+        let plies = if n == 1 { "ply" } else { "plies" };
+        let want = format!(
+            "Count: {n} {plies} without a pawn move or a capture: a claim at 100 (9.3.2), the game drawn at 150 (9.6.2)"
+        );
+        assert_eq!(shown, want, "{id}");
+    }
 }
 
 /// The page across a restart of the watch (issue 40): its stream resumes

@@ -21,15 +21,17 @@ pub struct Place {
 /// What kind of problem a [`Diagnostic`] is: what a program matches on,
 /// where the message is for people (and may be reworded).
 ///
-/// ```
-/// use verify_claim::{ClaimOptions, DiagnosticKind, decide, decide_file};
+/// The facade's `decide_file` gives `Io(NotFound)` for a missing file,
+/// `decide` gives `IllegalMove` for `1. e4 e5 2. Ke3` (the facade's tests
+/// hold both); a diagnostic is made with its kind:
 ///
-/// let opts = ClaimOptions::default();
-/// let e = decide_file("no/such/game.pgn", &opts).unwrap_err();
-/// assert_eq!(e.kind, DiagnosticKind::Io(std::io::ErrorKind::NotFound));
-/// let e = decide("a.pgn", b"1. e4 e5 2. Ke3 *\n", &opts).unwrap_err();
+/// ```
+/// use verify_claim_rules::diag::{Diagnostic, DiagnosticKind, Place};
+///
+/// let at = Some(Place { line: 1, col: 13 });
+/// let e = Diagnostic::new(DiagnosticKind::IllegalMove, "a.pgn", at, "illegal move Ke3");
 /// assert_eq!(e.kind, DiagnosticKind::IllegalMove);
-/// assert!(e.place.is_some());
+/// assert_eq!(e.to_string(), "a.pgn:1:13: error: illegal move Ke3");
 /// ```
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -17,6 +17,9 @@
 //! `verify-claim`): see ARCHITECTURE.md. This crate's items are their door,
 //! not a stable interface.
 #![forbid(unsafe_code)]
+// Every `pub` item reachable from the root, every reachable type nameable
+// (the printers, the facade and the binary are to follow: issue 42).
+#![warn(unreachable_pub, unnameable_types)]
 
 pub mod claims;
 pub mod diag;

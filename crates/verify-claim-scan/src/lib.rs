@@ -9,6 +9,9 @@
 //! public API is the `verify-claim` facade's. This crate's items are their
 //! door, not a stable interface.
 #![forbid(unsafe_code)]
+// Every `pub` item reachable from the root, every reachable type nameable
+// (the printers, the facade and the binary are to follow: issue 42).
+#![warn(unreachable_pub, unnameable_types)]
 
 pub mod input;
 pub mod output;

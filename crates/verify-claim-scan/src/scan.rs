@@ -18,8 +18,8 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use crate::claims::scan::{Finding, Kind, ScanOptions, Severity, scan_record_outcome};
@@ -286,17 +286,7 @@ pub fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Ana
                     rows.record(&rec, bytes, games, &findings, &outcome, &mut cursor);
                 }
                 if !findings.is_empty() {
-                    let drawn = if how.boards {
-                        let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
-                        crate::claims::replay::record_boards(
-                            &rec,
-                            how.options.game_type,
-                            how.options.column_rules,
-                            &plies,
-                        )
-                    } else {
-                        Vec::new()
-                    };
+                    let drawn = boards_of(&rec, &findings, how);
                     place_findings(&rec, games, findings, drawn, &mut cursor, &mut out);
                 }
                 reader.recycle(rec);
@@ -306,23 +296,11 @@ pub fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Ana
     if let Some(skipped) = chunk.too_large {
         games += 1;
         let at = chunk.bytes.len();
-        let message = format!(
-            "{NOT_READ}: {} MiB with no game start after it (a tag line after a \
-             blank line), over the {} MiB a game may take",
-            skipped.bytes >> 20,
-            MAX_GAME >> 20
-        );
-        let place = cursor.place(at);
-        if how.games {
-            rows.push(Draft::unreadable(
-                games,
-                place.line,
-                place,
-                message.clone(),
-                None,
-            ));
+        let (finding, row) = too_large(skipped, games, at, &mut cursor, how.games);
+        out.push(finding);
+        if let Some(row) = row {
+            rows.push(row);
         }
-        out.push(error_at(games, place, at, message));
     }
     // Counted on from the last place given, not over the chunk again.
     let mut lines = cursor.line_ends();
@@ -336,6 +314,45 @@ pub fn analyse_chunk(chunk: &Chunk, how: &Analysis<'_>, game: &mut usize) -> Ana
         findings: out,
         rows: rows.finish(),
     }
+}
+
+/// The boards of a game's findings, when the sink draws them
+/// ([`Analysis::boards`]): the game replayed a second time, to their plies.
+fn boards_of(
+    rec: &GameRecord<'_>,
+    findings: &[Finding],
+    how: &Analysis<'_>,
+) -> Vec<Option<crate::game::board::Board>> {
+    if !how.boards {
+        return Vec::new();
+    }
+    let plies: Vec<usize> = findings.iter().map(|f| f.ply).collect();
+    crate::claims::replay::record_boards(
+        rec,
+        how.options.game_type,
+        how.options.column_rules,
+        &plies,
+    )
+}
+
+/// The error of a game too large to hold, the chunk's last (its game
+/// `games`, at the chunk's end `at`), and its row when rows are made.
+fn too_large(
+    skipped: crate::input::chunks::Skipped,
+    games: usize,
+    at: usize,
+    cursor: &mut LineCursor<'_>,
+    rows: bool,
+) -> (Placed, Option<Draft>) {
+    let message = format!(
+        "{NOT_READ}: {} MiB with no game start after it (a tag line after a \
+         blank line), over the {} MiB a game may take",
+        skipped.bytes >> 20,
+        MAX_GAME >> 20
+    );
+    let place = cursor.place(at);
+    let row = rows.then(|| Draft::unreadable(games, place.line, place, message.clone(), None));
+    (error_at(games, place, at, message), row)
 }
 
 /// A game's findings placed in the chunk, each with its board if drawn.
@@ -467,15 +484,18 @@ pub fn run(source: Source, config: &Config, sink: &mut dyn Sink) -> io::Result<S
     // wake-up per task (docs/performance.md).
     let in_flight = 4 * jobs as u64 + 4;
     let handoff = Handoff::new(in_flight, in_flight / 2, jobs + 1);
-    let (task_tx, task_rx) = mpsc::channel::<(u64, Task)>();
-    let task_rx = Arc::new(Mutex::new(task_rx));
+    // Bounded like the hand-off: at most `in_flight` tasks are handed out
+    // and not printed, so the producer never waits on this channel; every
+    // worker holds a receiver (multi-consumer) and ends when the producer
+    // is gone and the queue is empty.
+    let (task_tx, task_rx) = crossbeam_channel::bounded::<(u64, Task)>(in_flight as usize);
     let needs = sink.needs();
     let panic_on: Option<Arc<str>> = std::env::var(DEBUG_PANIC).ok().map(Into::into);
     // Detached threads: on an output failure the calling thread returns at
     // once, whatever they are blocked on (a read of standard input).
     for _ in 0..jobs {
         let worker = Worker {
-            tasks: Arc::clone(&task_rx),
+            tasks: task_rx.clone(),
             handoff: Live(Arc::clone(&handoff)),
             encoding: config.encoding,
             options: config.options,

@@ -5,8 +5,8 @@
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Arc, Mutex, mpsc};
 
 use super::handoff::{Handoff, Live};
 use super::threads::{Task, Worker};
@@ -74,9 +74,9 @@ impl Sink for Collect {
 /// Every segment through a worker and the printer's ordering, in order.
 fn scan_segments(ranges: Ranges) -> (Vec<Seen>, Summary) {
     let ranges = Arc::new(ranges);
-    let (_task_tx, task_rx) = mpsc::channel();
+    let (_task_tx, task_rx) = crossbeam_channel::bounded(1);
     let mut worker = Worker {
-        tasks: Arc::new(Mutex::new(task_rx)),
+        tasks: task_rx,
         handoff: Live(Handoff::new(1, 1, 1)),
         encoding: Encoding::Utf8,
         options: ScanOptions::default(),

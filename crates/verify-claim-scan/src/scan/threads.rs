@@ -3,8 +3,10 @@
 
 use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+
+use crossbeam_channel::{Receiver, Sender};
 
 use super::handoff::Live;
 use super::{Analysis, Input, Needs, Work, analyse_chunk};
@@ -41,7 +43,7 @@ pub(super) enum Task {
 
 /// Hands out the tasks in input order, each when there is room.
 pub(super) struct Producer {
-    pub(super) tasks: mpsc::Sender<(u64, Task)>,
+    pub(super) tasks: Sender<(u64, Task)>,
     pub(super) handoff: Live,
     pub(super) consumed: Arc<AtomicU64>,
     pub(super) stop: Arc<AtomicBool>,
@@ -249,7 +251,7 @@ fn stream_error(e: &io::Error) -> String {
 /// Reads (for a range) and analyses tasks until there are none or the scan
 /// stops.
 pub(super) struct Worker {
-    pub(super) tasks: Arc<Mutex<mpsc::Receiver<(u64, Task)>>>,
+    pub(super) tasks: Receiver<(u64, Task)>,
     pub(super) handoff: Live,
     pub(super) encoding: Encoding,
     pub(super) options: ScanOptions,
@@ -268,14 +270,8 @@ const KEEP: usize = 4 * crate::input::ranges::SEGMENT as usize;
 
 impl Worker {
     pub(super) fn run(mut self) {
-        loop {
-            let next = match self.tasks.lock() {
-                Ok(rx) => rx.recv(),
-                Err(_) => return,
-            };
-            let Ok((seq, task)) = next else {
-                return;
-            };
+        // Ends when the producer is gone and every task is taken.
+        while let Ok((seq, task)) = self.tasks.recv() {
             if self.stop.load(Ordering::Relaxed) {
                 return;
             }

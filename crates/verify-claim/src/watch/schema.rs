@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use serde::Serialize;
+
 use crate::diag::Place;
 use crate::game::Side;
 use crate::record::GameRecord;
@@ -56,8 +58,9 @@ impl EventKind {
     }
 }
 
-/// Which game a board is: its tags and its order in the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Which game a board is: its tags and its order in the file (the
+/// event's `game` object, these fields in this order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameId {
     /// 1-based order in the file.
     pub index: usize,
@@ -193,4 +196,67 @@ impl Event {
             | EventKind::ClockZero => false,
         }
     }
+}
+
+/// An event as `watch --format jsonl` prints it, `/events` sends it and
+/// `/state` lists it: the fields in the order printed. The fields up to
+/// `message` are the contract, always there (`null` when they do not
+/// apply); the others appear only when they apply.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventJson {
+    /// RFC 3339 in UTC, with milliseconds.
+    pub time: String,
+    pub file: String,
+    /// The board's label; none for an event about a whole file.
+    pub board: Option<String>,
+    pub game: GameId,
+    pub ply: usize,
+    pub kind: &'static str,
+    pub side: Option<Side>,
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    pub article: Option<&'static str>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agrees: Option<bool>,
+}
+
+impl EventJson {
+    /// The event `e`, stamped with `time`.
+    pub fn of(e: &Event, time: std::time::SystemTime) -> EventJson {
+        EventJson {
+            time: super::view::timestamp(time),
+            file: e.file.to_string(),
+            board: (e.game.index != 0).then(|| e.game.label()),
+            game: e.game.clone(),
+            ply: e.ply,
+            kind: e.kind.name(),
+            side: e.side,
+            mv: e.mv.clone(),
+            article: e.article,
+            message: e.message.clone(),
+            line: e.place.map(|p| p.line),
+            col: e.place.map(|p| p.col),
+            reason: e.reason,
+            result: e.result.clone(),
+            agrees: e.agrees,
+        }
+    }
+}
+
+/// The JSON text of one of the watch's derived records. Writing a struct
+/// of strings, numbers, booleans and options to a `String` cannot fail
+/// (serde_json fails only on a map key that is not a string, or on a
+/// writer or a hand-written `Serialize` that fails): the empty default is
+/// never seen.
+pub fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::events::Event;
+use super::schema::{EventJson, to_json};
 use super::{Summary, Watched};
 use crate::output::escape;
 
@@ -25,41 +26,10 @@ pub fn timestamp(t: SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
-/// The JSON object of an event. The first fields are the contract; the
-/// others appear when they apply.
+/// The JSON object of an event ([`EventJson`]: the first fields are the
+/// contract; the others appear when they apply).
 pub fn json(e: &Event, time: SystemTime) -> serde_json::Value {
-    let mut v = serde_json::json!({
-        "time": timestamp(time),
-        "file": &*e.file,
-        "board": if e.game.index == 0 { None } else { Some(e.game.label()) },
-        "game": {
-            "index": e.game.index,
-            "round": e.game.round,
-            "board": e.game.board,
-            "white": e.game.white,
-            "black": e.game.black,
-        },
-        "ply": e.ply,
-        "kind": e.kind.name(),
-        "side": e.side,
-        "move": e.mv,
-        "article": e.article,
-        "message": e.message,
-    });
-    if let Some(p) = e.place {
-        v["line"] = p.line.into();
-        v["col"] = p.col.into();
-    }
-    if let Some(r) = e.reason {
-        v["reason"] = r.into();
-    }
-    if let Some(r) = &e.result {
-        v["result"] = r.as_str().into();
-    }
-    if let Some(a) = e.agrees {
-        v["agrees"] = a.into();
-    }
-    v
+    serde_json::to_value(EventJson::of(e, time)).unwrap_or_default()
 }
 
 /// One line of text per event.
@@ -106,7 +76,7 @@ impl<W: Write> Lines<W> {
     pub fn jsonl(out: W) -> Lines<W> {
         Lines {
             out,
-            format: |e, time| json(e, time).to_string(),
+            format: |e, time| to_json(&EventJson::of(e, time)),
         }
     }
 
@@ -369,6 +339,71 @@ impl<W: Write> Sink for Live<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Place;
+    use crate::game::Side;
+    use crate::watch::schema::{EventKind, GameId};
+
+    /// The bytes of the JSON lines: field names, their order (the contract
+    /// first, the fields that apply after), nulls, escapes and numbers.
+    #[test]
+    fn an_event_json_line_byte_for_byte() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_millis(1_765_000_000_123);
+        let game = GameId {
+            index: 2,
+            round: Some("5".into()),
+            board: Some("3".into()),
+            white: Some("Å \"x\"".into()),
+            black: None,
+        };
+        let mut e = Event::new(
+            &"live/r5.pgn".into(),
+            &game,
+            41,
+            EventKind::ResultEntered,
+            "tab\there \u{1}".into(),
+        );
+        e.side = Some(Side::Black);
+        e.mv = Some("21...Qg2#".into());
+        e.article = Some("5.1.1");
+        e.place = Some(Place { line: 7, col: 12 });
+        e.reason = Some("checkmate");
+        e.result = Some("0-1".into());
+        e.agrees = Some(false);
+        let line = |e: &Event| {
+            let mut out = Vec::new();
+            Lines::jsonl(&mut out).event(e, t).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            line(&e),
+            concat!(
+                r#"{"time":"2025-12-06T05:46:40.123Z","file":"live/r5.pgn","board":"5.3","#,
+                r#""game":{"index":2,"round":"5","board":"3","white":"Å \"x\"","black":null},"#,
+                r#""ply":41,"kind":"result-entered","side":"black","move":"21...Qg2#","#,
+                r#""article":"5.1.1","message":"tab\there \u0001","line":7,"col":12,"#,
+                r#""reason":"checkmate","result":"0-1","agrees":false}"#,
+                "\n"
+            )
+        );
+        assert_eq!(json(&e, t).to_string() + "\n", line(&e));
+        let file = Event::new(
+            &"live".into(),
+            &GameId::none(),
+            0,
+            EventKind::RecordError,
+            "cannot list".into(),
+        );
+        assert_eq!(
+            line(&file),
+            concat!(
+                r#"{"time":"2025-12-06T05:46:40.123Z","file":"live","board":null,"#,
+                r#""game":{"index":0,"round":null,"board":null,"white":null,"black":null},"#,
+                r#""ply":0,"kind":"record-error","side":null,"move":null,"article":null,"#,
+                r#""message":"cannot list"}"#,
+                "\n"
+            )
+        );
+    }
 
     #[test]
     fn event_text_is_wrapped_not_cut() {

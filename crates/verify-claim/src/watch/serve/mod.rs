@@ -25,12 +25,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::SystemTime;
 
-pub use hub::Hub;
+pub use hub::{BoardJson, Hub};
 pub use stream::CSP;
 
 use super::Watched;
 use super::events::Event;
-use super::view::{self, Sink};
+use super::schema::EventJson;
+use super::view::Sink;
 
 /// The address served when `--serve` names none.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8040";
@@ -242,9 +243,9 @@ fn board_id(file: &str, label: Option<String>) -> String {
 
 impl Sink for Serving<'_> {
     fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()> {
-        let json = view::json(e, time).to_string();
         let label = (e.game.index != 0).then(|| e.game.label());
-        self.hub.push(&board_id(&e.file, label), json);
+        self.hub
+            .push(&board_id(&e.file, label), EventJson::of(e, time));
         self.inner.event(e, time)
     }
 
@@ -264,19 +265,18 @@ impl Sink for Serving<'_> {
                 self.sent.insert(id.clone(), (b.version, state.clone()));
                 // The record the desk opens from this board's claim link.
                 self.desk.keep(&id, b.record());
-                let json = serde_json::json!({
-                    "id": id,
-                    "file": &*w.file,
-                    "tournament": w.tournament,
-                    "board": b.id.label(),
-                    "round": b.id.round,
-                    "white": b.id.white,
-                    "black": b.id.black,
-                    "plies": b.plies,
-                    "state": state,
-                    "look": &b.look,
+                self.hub.board(BoardJson {
+                    id,
+                    file: w.file.to_string(),
+                    tournament: w.tournament.clone(),
+                    board: b.id.label(),
+                    round: b.id.round.clone(),
+                    white: b.id.white.clone(),
+                    black: b.id.black.clone(),
+                    plies: b.plies,
+                    state,
+                    look: b.look.clone(),
                 });
-                self.hub.board(&id, json.to_string());
             }
         }
         self.inner.refresh(files, changed)

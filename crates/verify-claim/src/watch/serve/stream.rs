@@ -8,10 +8,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
+
+use super::super::schema::to_json;
 use super::MAX_STREAMS;
 use super::http::{self, Method, Request};
 use super::hub::Hub;
 use super::page;
+
+/// `event: reset`: the client's resume id is of another run.
+#[derive(Serialize)]
+struct Reset<'a> {
+    run: &'a str,
+    message: &'static str,
+}
+
+/// `event: lost`: events that fell out of the ring before the client
+/// read them, and the id it goes on at.
+#[derive(Serialize)]
+struct Lost {
+    missed: u64,
+    resumed_at: u64,
+}
 
 /// What every request handler needs.
 pub struct Cx {
@@ -215,16 +233,11 @@ fn stream(
     );
     start.extend_from_slice(b"\r\nretry: 1000\n\n");
     if from.is_err() {
-        start.extend_from_slice(
-            format!(
-                "event: reset\ndata: {}\n\n",
-                serde_json::json!({
-                    "run": hub.run,
-                    "message": "the resume id is of another run of the watch (it was restarted): the events start again from the first"
-                })
-            )
-            .as_bytes(),
-        );
+        let reset = Reset {
+            run: &hub.run,
+            message: "the resume id is of another run of the watch (it was restarted): the events start again from the first",
+        };
+        start.extend_from_slice(format!("event: reset\ndata: {}\n\n", to_json(&reset)).as_bytes());
     }
     let mut next = from.unwrap_or(1);
     w.write_all(&start)?;
@@ -235,11 +248,11 @@ fn stream(
         let b = hub.wait(next, seen, Duration::from_millis(250));
         let mut out = String::new();
         if b.lost > 0 {
-            out.push_str(&format!(
-                "event: lost\ndata: {{\"missed\":{},\"resumed_at\":{}}}\n\n",
-                b.lost,
-                next + b.lost
-            ));
+            let lost = Lost {
+                missed: b.lost,
+                resumed_at: next + b.lost,
+            };
+            out.push_str(&format!("event: lost\ndata: {}\n\n", to_json(&lost)));
         }
         if seen.is_some() {
             seen = Some(b.versions);
@@ -264,4 +277,24 @@ fn stream(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stream's own messages, byte for byte.
+    #[test]
+    fn reset_and_lost_messages() {
+        let reset = Reset {
+            run: "ab12",
+            message: "again",
+        };
+        assert_eq!(to_json(&reset), r#"{"run":"ab12","message":"again"}"#);
+        let lost = Lost {
+            missed: 5,
+            resumed_at: 10_006,
+        };
+        assert_eq!(to_json(&lost), r#"{"missed":5,"resumed_at":10006}"#);
+    }
 }
