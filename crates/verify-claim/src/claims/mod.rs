@@ -13,7 +13,7 @@ pub mod words;
 use serde::Serialize;
 
 use crate::game::{DeadCheck, Difference, Ending, Game, MoveError, Search, Side};
-use crate::laws::{Penalty, Rulebook, TimeClass};
+use crate::laws::{Penalty, Rule, Rulebook, TimeClass};
 use over::game_over_at;
 pub use over::{GameOver, GameOverReason, first_dead_ply, first_game_over};
 pub use replay::Replay;
@@ -71,7 +71,7 @@ pub enum Form {
 /// One rule under which the claim is valid.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ground {
-    pub rule: &'static str,
+    pub rule: Rule,
     pub article: &'static str,
     /// Repetition: the plies after which the position stood (the written
     /// move's ply is `ply + 1`). Move count: the ply where the count began

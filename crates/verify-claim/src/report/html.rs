@@ -16,13 +16,13 @@ use super::svg::{self, Marks};
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
 use crate::game::board::Board;
+use crate::laws::Rule;
 
-fn rule_words(rule: &str) -> &str {
+fn rule_words(rule: Rule) -> &'static str {
     match rule {
-        "threefold-repetition" => "Threefold repetition",
-        "fifty-move" => "Fifty-move rule",
-        "unchanged-material" => "Unchanged material",
-        other => other,
+        Rule::ThreefoldRepetition => "Threefold repetition",
+        Rule::FiftyMove => "Fifty-move rule",
+        Rule::UnchangedMaterial => "Unchanged material",
     }
 }
 

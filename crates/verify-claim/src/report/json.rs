@@ -16,7 +16,7 @@ pub struct ClaimJson<'a> {
     pub file: &'a str,
     pub game: usize,
     pub game_type: GameType,
-    pub rules: &'a str,
+    pub rules: crate::laws::Laws,
     pub ply: usize,
     pub claimant: Side,
     pub written_move: Option<&'a str>,

@@ -37,8 +37,8 @@ pub struct ClaimReport {
     pub game: usize,
     /// Chess or column draughts.
     pub game_type: GameType,
-    /// The rulebook applied: `fide-2023`, ...
-    pub rules: &'static str,
+    /// The rulebook applied (`fide-2023`, ... in the output).
+    pub rules: crate::laws::Laws,
     /// What the move count is of plies without, in the rulebook's words
     /// ("a pawn move or a capture"; draughts "a change of material").
     pub count_without: &'static str,
@@ -137,7 +137,7 @@ impl ClaimReport {
             file: file.to_owned(),
             game,
             game_type: G::TYPE,
-            rules: rules.name,
+            rules: rules.laws,
             count_without: rules.count_without,
             players: (tags.0, tags.1),
             event: tags.2,

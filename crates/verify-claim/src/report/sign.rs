@@ -48,7 +48,7 @@ fn marks(r: &ClaimReport, ply: usize, played: Option<&str>) -> (Vec<&'static str
 /// The claim asks a count (its start is marked then).
 pub fn counted(r: &ClaimReport) -> bool {
     let v = &r.verdict;
-    v.grounds.iter().any(|g| g.rule != "threefold-repetition")
+    v.grounds.iter().any(|g| g.rule.is_count())
         || v.reasons
             .iter()
             .any(|x| matches!(x, crate::claims::Reason::CountShort { .. }))

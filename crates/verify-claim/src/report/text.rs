@@ -5,6 +5,7 @@ use std::fmt::Write;
 use super::ClaimReport;
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
+use crate::laws::Rule;
 
 fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
     let parts: Vec<String> = plies
@@ -19,12 +20,11 @@ fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
 }
 
 /// The rule's name in words ("threefold repetition").
-pub fn rule_words(rule: &str) -> &str {
+pub fn rule_words(rule: Rule) -> &'static str {
     match rule {
-        "threefold-repetition" => "threefold repetition",
-        "fifty-move" => "fifty-move rule",
-        "unchanged-material" => "unchanged material",
-        other => other,
+        Rule::ThreefoldRepetition => "threefold repetition",
+        Rule::FiftyMove => "fifty-move rule",
+        Rule::UnchangedMaterial => "unchanged material",
     }
 }
 
@@ -159,7 +159,7 @@ fn grounds(r: &ClaimReport, s: &mut String) {
             Form::WrittenMove => "with the written move",
         };
         let (article, rule) = (g.article, rule_words(g.rule));
-        if g.rule == "threefold-repetition" {
+        if !g.rule.is_count() {
             let stood = join_labels(r, &g.plies);
             let _ = writeln!(s, "  {article} {rule} {form}: the position stood {stood}.");
             continue;
