@@ -120,7 +120,7 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     };
     Ok(Outcome {
         stdout,
-        status: if report.verdict.valid { 0 } else { 1 },
+        status: if report.verdict.valid() { 0 } else { 1 },
     })
 }
 
@@ -154,6 +154,6 @@ fn run_sheets(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     };
     Ok(Outcome {
         stdout: stdout.into_bytes(),
-        status: if claim.report.verdict.valid { 0 } else { 1 },
+        status: if claim.report.verdict.valid() { 0 } else { 1 },
     })
 }

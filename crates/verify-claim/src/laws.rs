@@ -111,7 +111,37 @@ pub struct Rulebook {
     pub identity_article: &'static str,
     /// What a record cannot show and a verdict therefore assumes, with
     /// the article each comes from.
-    pub not_checkable: &'static [&'static str],
+    pub not_checkable: &'static [NotCheckable],
+}
+
+/// What a record cannot show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unseen {
+    /// Whether the claimant touched a piece before claiming.
+    TouchedPiece,
+    /// The clocks (unless the record has them: `[%clk]`).
+    Clocks,
+}
+
+/// Something a record cannot show, which a verdict therefore assumes:
+/// what, and the rulebook's words for it with their article. It is
+/// written (JSON, text) as its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotCheckable {
+    pub what: Unseen,
+    pub words: &'static str,
+}
+
+impl std::fmt::Display for NotCheckable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.words)
+    }
+}
+
+impl Serialize for NotCheckable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.words)
+    }
 }
 
 impl Rulebook {
@@ -210,8 +240,14 @@ impl Rulebook {
                 Edition::Fide2023 => "9.2.3",
             },
             not_checkable: &[
-                "whether the claimant touched a piece before claiming (9.4)",
-                "the clocks (a claim must be made with time left)",
+                NotCheckable {
+                    what: Unseen::TouchedPiece,
+                    words: "whether the claimant touched a piece before claiming (9.4)",
+                },
+                NotCheckable {
+                    what: Unseen::Clocks,
+                    words: "the clocks (a claim must be made with time left)",
+                },
             ],
         }
     }
@@ -238,7 +274,10 @@ impl Rulebook {
             automatic: None,
             claimant_article: "1.13.2",
             identity_article: "1.13.1",
-            not_checkable: &["the clocks (1.13.2, note d)"],
+            not_checkable: &[NotCheckable {
+                what: Unseen::Clocks,
+                words: "the clocks (1.13.2, note d)",
+            }],
         }
     }
 

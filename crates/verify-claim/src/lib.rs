@@ -16,15 +16,16 @@
 //! # Deciding a claim
 //!
 //! ```
-//! use verify_claim::{ClaimOptions, decide};
+//! use verify_claim::{ClaimOptions, Edition, Laws, Rule, decide};
 //!
 //! // Both knights out and back twice: the start position stands for the
 //! // third time after 4...Ng8, and White, to move, claims (9.2.2).
 //! let pgn = b"[Event \"Club\"]\n[Date \"2024.03.01\"]\n\n\
 //!             1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
 //! let report = decide("game.pgn", pgn, &ClaimOptions::default())?;
-//! assert!(report.verdict.valid);
-//! assert_eq!(report.rules, "fide-2023");
+//! assert!(report.verdict.valid());
+//! assert_eq!(report.rules, Laws::Fide(Edition::Fide2023));
+//! assert_eq!(report.verdict.grounds()[0].rule, Rule::ThreefoldRepetition);
 //! assert_eq!(report.verdict.repetitions, vec![0, 4, 8]);
 //! // The same object as `verify-claim claim --format json`:
 //! assert_eq!(report.to_json()["valid"], true);
@@ -45,7 +46,7 @@
 //!     ..ClaimOptions::default()
 //! };
 //! let report = decide("game.pgn", pgn, &opts)?;
-//! assert!(report.verdict.valid);
+//! assert!(report.verdict.valid());
 //! assert_eq!(report.verdict.repetitions_written, vec![0, 4, 8]);
 //! # Ok::<(), verify_claim::Diagnostic>(())
 //! ```
@@ -160,14 +161,14 @@ pub use api::{
     scan_to,
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
-pub use claims::{ClaimKind, Verdict};
+pub use claims::{ClaimKind, Decision, Verdict};
 pub use diag::{Diagnostic, Place};
 /// The crate's version (`verify-claim --version`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use game::column_draughts::Rules as ColumnRules;
 pub use game::{GameType, Search, Side};
-pub use laws::Edition;
+pub use laws::{Edition, GameResult, Laws, Rule};
 pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::scan::{FindingLine, ScanFormat, printer};

@@ -121,14 +121,12 @@ pub struct Verdict {
     /// Why the written move is no legal move, when the claim was judged
     /// without it (the game was over, or the board alone meets the rule).
     pub written_illegal: Option<String>,
-    /// Whether the claim is correct.
-    pub valid: bool,
-    /// Every rule under which the claim is valid (empty when it is not).
-    pub grounds: Vec<Ground>,
+    /// Whether the claim is correct: valid on its grounds, or not valid
+    /// for its reasons ([`Verdict::valid`], [`Verdict::grounds`] and
+    /// [`Verdict::reasons`] read it).
+    pub decision: Decision,
     /// How the game had already ended before the claim point, if it had.
     pub game_over: Option<GameOver>,
-    /// Why the claim fails (empty when valid).
-    pub reasons: Vec<Reason>,
     /// The plies at which the claim position stood.
     pub repetitions: Vec<usize>,
     /// The plies at which the position after the written move stood,
@@ -148,7 +146,38 @@ pub struct Verdict {
     pub notes: Vec<String>,
 }
 
+/// Whether a claim is correct, with what makes it so: a claim is valid
+/// on grounds or not valid for reasons, never both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Valid: every rule under which it is (at least one).
+    Valid { grounds: Vec<Ground> },
+    /// Not valid: why, the first reason first.
+    NotValid { reasons: Vec<Reason> },
+}
+
 impl Verdict {
+    /// Whether the claim is correct.
+    pub fn valid(&self) -> bool {
+        matches!(self.decision, Decision::Valid { .. })
+    }
+
+    /// Every rule under which the claim is valid (none when it is not).
+    pub fn grounds(&self) -> &[Ground] {
+        match &self.decision {
+            Decision::Valid { grounds } => grounds,
+            Decision::NotValid { .. } => &[],
+        }
+    }
+
+    /// Why the claim fails (none when it is valid).
+    pub fn reasons(&self) -> &[Reason] {
+        match &self.decision {
+            Decision::Valid { .. } => &[],
+            Decision::NotValid { reasons } => reasons,
+        }
+    }
+
     /// The claim was made by the player not having the move.
     pub fn wrong_side(&self) -> bool {
         self.claimed_by.is_some_and(|by| by != self.claimant)
@@ -253,7 +282,7 @@ pub fn decide<G: Game>(
         None => Vec::new(),
     };
     let count = count_evidence::<G>(rules, p, pos, written.as_ref());
-    let mut grounds = grounds_of(rules, wants, p, &repetitions, &repetitions_written, &count);
+    let grounds = grounds_of(rules, wants, p, &repetitions, &repetitions_written, &count);
     let mut reasons = Vec::new();
     if let Some(over) = &game_over {
         reasons.push(Reason::GameOver(over.clone()));
@@ -264,19 +293,22 @@ pub fn decide<G: Game>(
             article: rules.claimant_article,
         });
     }
-    if !reasons.is_empty() {
-        grounds.clear();
+    let decision = if !reasons.is_empty() {
+        Decision::NotValid { reasons }
     } else if grounds.is_empty() {
         let with_written = written.as_ref().map(|_| repetitions_written.len());
-        reasons = shortfalls(rules, wants, repetitions.len(), with_written, &count);
-    }
+        let reasons = shortfalls(rules, wants, repetitions.len(), with_written, &count);
+        Decision::NotValid { reasons }
+    } else {
+        Decision::Valid { grounds }
+    };
     let near_misses = if wants.0 && req.scope == Scope::Report {
         near_misses(replay, p, written.as_ref().map(|w| &w.next))
     } else {
         Vec::new()
     };
     let written_ending = written.as_ref().and_then(|w| G::ending(&w.next));
-    let valid = !grounds.is_empty();
+    let valid = matches!(decision, Decision::Valid { .. });
     let penalty = (!valid && game_over.is_none() && !wrong_side)
         .then(|| rules.penalty(time, written_move.as_deref(), !wants.0));
     Ok(Verdict {
@@ -285,10 +317,8 @@ pub fn decide<G: Game>(
         claimed_by: req.claimant,
         written_move,
         written_illegal,
-        valid,
-        grounds,
+        decision,
         game_over,
-        reasons,
         repetitions,
         repetitions_written,
         near_misses,

@@ -40,7 +40,7 @@ pub fn claim(r: &ClaimReport) -> String {
     page_start(
         &format!(
             "Claim {} – {} v {}",
-            if v.valid { "valid" } else { "not valid" },
+            if v.valid() { "valid" } else { "not valid" },
             r.players.0,
             r.players.1
         ),
@@ -91,10 +91,10 @@ fn verdict(r: &ClaimReport, s: &mut String) {
     let _ = write!(
         s,
         "<header class=\"verdict {}\"><h1>Claim {}</h1>",
-        if v.valid { "ok" } else { "no" },
-        if v.valid { "valid" } else { "not valid" }
+        if v.valid() { "ok" } else { "no" },
+        if v.valid() { "valid" } else { "not valid" }
     );
-    for g in &v.grounds {
+    for g in v.grounds() {
         let plies: Vec<String> = g.plies.iter().map(|p| format!("ply {p}")).collect();
         let _ = write!(
             s,
@@ -105,7 +105,7 @@ fn verdict(r: &ClaimReport, s: &mut String) {
             plies.join(", ")
         );
     }
-    if let Some(first) = v.reasons.first() {
+    if let Some(first) = v.reasons().first() {
         let _ = write!(s, "<p>{}</p>", esc(&capital(&first.to_string())));
     }
     if let Some(how) = super::sign::ended(r) {
@@ -250,9 +250,9 @@ fn game_over(r: &ClaimReport, s: &mut String) {
 
 fn grounds(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    if v.reasons.len() > 1 {
+    if v.reasons().len() > 1 {
         s.push_str("<h2>Why the claim fails</h2><ul>");
-        for reason in &v.reasons {
+        for reason in v.reasons() {
             let _ = write!(s, "<li>{}</li>", esc(&reason.to_string()));
         }
         s.push_str("</ul>\n");
@@ -544,7 +544,7 @@ fn penalty(r: &ClaimReport, s: &mut String) {
 fn follows(r: &ClaimReport, s: &mut String) {
     s.push_str("<h2>What a record cannot show</h2><div class=\"small\"><ul>");
     for n in &r.unverifiable {
-        let _ = write!(s, "<li>{}</li>", esc(&capital(n)));
+        let _ = write!(s, "<li>{}</li>", esc(&capital(n.words)));
     }
     s.push_str("</ul>");
     if !r.notes.is_empty() {

@@ -25,6 +25,7 @@ pub mod words;
 use std::collections::BTreeMap;
 
 use crate::claims::{Replay, Verdict};
+use crate::laws::{NotCheckable, Unseen};
 use crate::game::{Game, GameType, Side};
 
 /// Everything a printer needs about one decided claim, with the move
@@ -65,7 +66,7 @@ pub struct ClaimReport {
     /// How the edition and time control were chosen, Chess960, FEN start...
     pub notes: Vec<String>,
     /// What a record cannot show and the verdict therefore assumes.
-    pub unverifiable: Vec<&'static str>,
+    pub unverifiable: Vec<NotCheckable>,
     /// Print the helpmate lines behind "not a dead position" (`--explain`).
     pub explain: bool,
     /// The `Date` tag, when it says something (set by the caller).
@@ -105,7 +106,7 @@ impl ClaimReport {
         plies.extend(verdict.near_misses.iter().map(|n| n.ply));
         plies.extend(
             verdict
-                .grounds
+                .grounds()
                 .iter()
                 .flat_map(|g| g.plies.iter().copied())
                 .filter(|&q| q <= replay.len()),
@@ -161,7 +162,7 @@ impl ClaimReport {
     /// a record cannot show.
     pub fn with_clocks(mut self, clocks: Option<clocks::Clocks>) -> ClaimReport {
         if clocks.is_some() {
-            self.unverifiable.retain(|n| !n.starts_with("the clocks"));
+            self.unverifiable.retain(|n| n.what != Unseen::Clocks);
         }
         self.clocks = clocks;
         self

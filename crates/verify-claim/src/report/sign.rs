@@ -48,8 +48,8 @@ fn marks(r: &ClaimReport, ply: usize, played: Option<&str>) -> (Vec<&'static str
 /// The claim asks a count (its start is marked then).
 pub fn counted(r: &ClaimReport) -> bool {
     let v = &r.verdict;
-    v.grounds.iter().any(|g| g.rule.is_count())
-        || v.reasons
+    v.grounds().iter().any(|g| g.rule.is_count())
+        || v.reasons()
             .iter()
             .any(|x| matches!(x, crate::claims::Reason::CountShort { .. }))
 }
@@ -216,7 +216,7 @@ pub fn block(r: &ClaimReport, s: &mut String) {
          <tr><th>Signature</th><td class=\"blank\" colspan=\"3\"></td></tr></table></section>",
         clocks(r),
         decision(r),
-        if v.valid { "valid" } else { "not valid" },
+        if v.valid() { "valid" } else { "not valid" },
     );
 }
 

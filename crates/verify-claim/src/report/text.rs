@@ -72,9 +72,9 @@ fn note(r: &ClaimReport) -> String {
 /// The verdict with its rules, the game, and the claim point.
 fn heading(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    let verdict = if v.valid { "VALID" } else { "NOT VALID" };
+    let verdict = if v.valid() { "VALID" } else { "NOT VALID" };
     let rules: Vec<String> = v
-        .grounds
+        .grounds()
         .iter()
         .map(|g| format!("{} ({})", rule_words(g.rule), g.article))
         .collect();
@@ -149,11 +149,11 @@ fn game_over(r: &ClaimReport, s: &mut String) {
 /// Each rule met, with the plies that meet it.
 fn grounds(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    if v.grounds.is_empty() {
+    if v.grounds().is_empty() {
         return;
     }
     let _ = writeln!(s, "\nGrounds:");
-    for g in &v.grounds {
+    for g in v.grounds() {
         let form = match g.form {
             Form::OnTheBoard => "on the board",
             Form::WrittenMove => "with the written move",
@@ -180,11 +180,11 @@ fn grounds(r: &ClaimReport, s: &mut String) {
 
 /// Why the claim fails, one reason a line.
 fn why_not(r: &ClaimReport, s: &mut String) {
-    if r.verdict.reasons.is_empty() {
+    if r.verdict.reasons().is_empty() {
         return;
     }
     let _ = writeln!(s, "\nWhy not:");
-    for reason in &r.verdict.reasons {
+    for reason in r.verdict.reasons() {
         let _ = writeln!(s, "  - {reason}");
     }
 }
