@@ -81,25 +81,17 @@ pub enum Command {
     Man(man::ManArgs),
 }
 
-/// The names a first argument is taken as a subcommand by.
-const SUBCOMMANDS: &[&str] = &[
-    "claim",
-    "reconstruct",
-    "scan",
-    "watch",
-    "desk",
-    "check-position",
-    "perft",
-    "completions",
-    "man",
-    "help",
-];
+/// Whether a first argument names a subcommand: one of `Command`'s, as
+/// clap names them (no second list to keep), or clap's own `help`.
+fn is_subcommand(a: &str) -> bool {
+    a == "help" || command().get_subcommands().any(|s| s.get_name() == a)
+}
 
 /// Inserts `claim` when the first argument is neither a subcommand nor a
 /// top-level flag (`--help`, `--version`).
 fn with_default_subcommand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let first = args.get(1).and_then(|a| a.to_str());
-    let is_top_level = |a: &str| SUBCOMMANDS.contains(&a) || a.starts_with("-") && a != "-";
+    let is_top_level = |a: &str| is_subcommand(a) || a.starts_with("-") && a != "-";
     if first.is_some_and(|a| !is_top_level(a)) || args.get(1).is_some_and(|a| a.to_str().is_none())
     {
         args.insert(1, "claim".into());
@@ -195,6 +187,12 @@ mod tests {
         assert_eq!(args(&["vc", "scan", "x"])[1], "scan");
         assert_eq!(args(&["vc", "--help"])[1], "--help");
         assert_eq!(args(&["vc", "help"])[1], "help");
+        assert_eq!(
+            args(&["vc", "check-position", "--fen", "x"])[1],
+            "check-position"
+        );
+        assert_eq!(args(&["vc", "reconstruct", "s.txt"])[1], "reconstruct");
+        assert_eq!(args(&["vc", "man"])[1], "man");
     }
 
     #[test]

@@ -48,6 +48,22 @@ pub fn lookup<T: Copy>(table: &[Name<T>], text: &str) -> Option<T> {
         .map(|n| n.value)
 }
 
+/// The option value that stands for no value of the enum: decide by the
+/// input (`--rules auto`, `--game-type auto`).
+pub const AUTO: &str = "auto";
+
+/// A value of `T`, or `None` for [`AUTO`].
+pub fn auto_or<T: Named>(text: &str) -> Result<Option<T>, UnknownName> {
+    if text == AUTO {
+        return Ok(None);
+    }
+    T::from_name(text).map(Some).ok_or_else(|| {
+        let mut e = UnknownName::of(T::NAMES, text);
+        e.expected.insert(0, AUTO);
+        e
+    })
+}
+
 /// A name no value of the enum has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownName {
@@ -198,6 +214,14 @@ mod tests {
         }
         assert_eq!(Search::NAMES.len(), 2);
         assert_eq!(Side::NAMES.len(), 2);
+    }
+
+    #[test]
+    fn auto_or_a_name() {
+        assert_eq!(super::auto_or::<Side>("auto"), Ok(None));
+        assert_eq!(super::auto_or::<Side>("black"), Ok(Some(Side::Black)));
+        let e = super::auto_or::<Side>("grey").unwrap_err();
+        assert_eq!(e.expected, ["auto", "white", "black"]);
     }
 
     #[test]

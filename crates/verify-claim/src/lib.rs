@@ -166,6 +166,9 @@ pub use diag::{Diagnostic, Place};
 /// The crate's version (`verify-claim --version`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The name tables of the vocabulary's enums (`Named`), which options,
+/// JSON and text all read.
+pub use column_draughts::names;
 pub use game::column_draughts::Rules as ColumnRules;
 pub use game::{GameType, Search, Side};
 pub use laws::{Edition, GameResult, Laws, Rule};

@@ -10,6 +10,7 @@ pub mod replay;
 pub mod scan;
 pub mod words;
 
+use column_draughts::names::Name;
 use serde::Serialize;
 
 use crate::game::{DeadCheck, Difference, Ending, Game, MoveError, Search, Side};
@@ -28,6 +29,37 @@ pub enum ClaimKind {
     /// Whichever rule makes the claim valid (the default).
     #[default]
     Any,
+}
+
+/// The names of `--claim` (and Python's `claim=`): the count has one per
+/// game, and `repetition` is the older name of `threefold`.
+impl column_draughts::names::Named for ClaimKind {
+    const NAMES: &'static [Name<ClaimKind>] = &[
+        Name {
+            value: ClaimKind::Repetition,
+            name: "threefold",
+            aliases: &["repetition"],
+            help: Some("Threefold repetition (9.2)"),
+        },
+        Name {
+            value: ClaimKind::Count,
+            name: "fifty",
+            aliases: &[],
+            help: Some("The fifty-move rule (9.3)"),
+        },
+        Name {
+            value: ClaimKind::Count,
+            name: "unchanged-material",
+            aliases: &[],
+            help: Some("Column draughts: material unchanged for 15 moves by each player (1.13.1)"),
+        },
+        Name {
+            value: ClaimKind::Any,
+            name: "any",
+            aliases: &[],
+            help: Some("Any ground"),
+        },
+    ];
 }
 
 /// A claim to decide.

@@ -25,8 +25,8 @@ pub mod words;
 use std::collections::BTreeMap;
 
 use crate::claims::{Replay, Verdict};
-use crate::laws::{NotCheckable, Unseen};
 use crate::game::{Game, GameType, Side};
+use crate::laws::{NotCheckable, Unseen};
 
 /// Everything a printer needs about one decided claim, with the move
 /// labels already rendered (printers know no game).
