@@ -1,6 +1,8 @@
 //! FIDE's editions of the Laws of Chess, and which one governs a game:
 //! each is in force from its date, so a game's `Date` tag chooses it.
 
+use column_draughts::names::Named;
+
 column_draughts::named! {
     /// A FIDE edition of the Laws of Chess.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -17,13 +19,6 @@ column_draughts::named! {
 }
 
 impl Edition {
-    /// Every edition, oldest first.
-    pub const ALL: [Edition; 4] = [
-        Edition::Fide2009,
-        Edition::Fide2014,
-        Edition::Fide2018,
-        Edition::Fide2023,
-    ];
     /// The edition in force today.
     pub const NEWEST: Edition = Edition::Fide2023;
 
@@ -38,8 +33,10 @@ impl Edition {
     }
 
     fn in_force_on(date: (u32, u32, u32)) -> Edition {
-        Edition::ALL
-            .into_iter()
+        // The name table lists every edition, oldest first.
+        Edition::NAMES
+            .iter()
+            .map(|n| n.value)
             .rev()
             .find(|e| e.in_force_from() <= date)
             .unwrap_or(Edition::Fide2009)
