@@ -35,11 +35,12 @@ pub(super) fn check_result<G: Game>(
     {
         out.push(tag_mismatch(n, end_offset, t, m, end));
     }
-    let recorded = tag.or(marker);
-    let Some(recorded_norm) = recorded.and_then(GameResult::read) else {
+    // The result as recorded (its text, printed), and what it means.
+    let Some((recorded, recorded_norm)) =
+        tag.or(marker).and_then(|r| Some((r, GameResult::read(r)?)))
+    else {
         return;
     };
-    let recorded = recorded.unwrap_or("*");
     if let Some(e) = end {
         ended_result(record, n, e, recorded, recorded_norm, end_offset, out);
         return;
