@@ -5,16 +5,17 @@
 //! through [`Rulebook`]; it produces a [`Verdict`], which the printers in
 //! [`crate::report`] render.
 
+mod decision;
 mod over;
 pub mod replay;
 pub mod scan;
 pub mod words;
 
-use column_draughts::names::Name;
 use serde::Serialize;
 
 use crate::game::{DeadCheck, Difference, Ending, Game, MoveError, Search, Side};
 use crate::laws::{Penalty, Rule, Rulebook, TimeClass};
+pub use decision::Decision;
 use over::game_over_at;
 pub use over::{GameOver, GameOverReason, first_dead_ply, first_game_over};
 pub use replay::Replay;
@@ -29,37 +30,6 @@ pub enum ClaimKind {
     /// Whichever rule makes the claim valid (the default).
     #[default]
     Any,
-}
-
-/// The names of `--claim` (and Python's `claim=`): the count has one per
-/// game, and `repetition` is the older name of `threefold`.
-impl column_draughts::names::Named for ClaimKind {
-    const NAMES: &'static [Name<ClaimKind>] = &[
-        Name {
-            value: ClaimKind::Repetition,
-            name: "threefold",
-            aliases: &["repetition"],
-            help: Some("Threefold repetition (9.2)"),
-        },
-        Name {
-            value: ClaimKind::Count,
-            name: "fifty",
-            aliases: &[],
-            help: Some("The fifty-move rule (9.3)"),
-        },
-        Name {
-            value: ClaimKind::Count,
-            name: "unchanged-material",
-            aliases: &[],
-            help: Some("Column draughts: material unchanged for 15 moves by each player (1.13.1)"),
-        },
-        Name {
-            value: ClaimKind::Any,
-            name: "any",
-            aliases: &[],
-            help: Some("Any ground"),
-        },
-    ];
 }
 
 /// A claim to decide.
@@ -178,38 +148,7 @@ pub struct Verdict {
     pub notes: Vec<String>,
 }
 
-/// Whether a claim is correct, with what makes it so: a claim is valid
-/// on grounds or not valid for reasons, never both.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// Valid: every rule under which it is (at least one).
-    Valid { grounds: Vec<Ground> },
-    /// Not valid: why, the first reason first.
-    NotValid { reasons: Vec<Reason> },
-}
-
 impl Verdict {
-    /// Whether the claim is correct.
-    pub fn valid(&self) -> bool {
-        matches!(self.decision, Decision::Valid { .. })
-    }
-
-    /// Every rule under which the claim is valid (none when it is not).
-    pub fn grounds(&self) -> &[Ground] {
-        match &self.decision {
-            Decision::Valid { grounds } => grounds,
-            Decision::NotValid { .. } => &[],
-        }
-    }
-
-    /// Why the claim fails (none when it is valid).
-    pub fn reasons(&self) -> &[Reason] {
-        match &self.decision {
-            Decision::Valid { .. } => &[],
-            Decision::NotValid { reasons } => reasons,
-        }
-    }
-
     /// The claim was made by the player not having the move.
     pub fn wrong_side(&self) -> bool {
         self.claimed_by.is_some_and(|by| by != self.claimant)
