@@ -117,11 +117,6 @@ pub fn printer<'a, W: Write + 'a>(format: ScanFormat, out: W) -> Box<dyn Sink + 
     }
 }
 
-/// The fields every format shares, in one place.
-fn side(r: &Row<'_>) -> Option<&'static str> {
-    r.placed.finding.side.map(|s| s.name())
-}
-
 /// One finding as one JSON line: the documented schema (docs/scan.md#json-lines),
 /// field for field and in this order. The library's scan yields
 /// these, so a program reading `--format jsonl` and one calling
@@ -139,7 +134,7 @@ pub struct FindingLine {
     /// What was found.
     pub kind: Kind,
     /// The player concerned (the one who may claim, the one who flagged).
-    pub side: Option<&'static str>,
+    pub side: Option<crate::game::Side>,
     /// The move to write for a claim with a written move.
     #[serde(rename = "move")]
     pub mv: Option<String>,
@@ -172,7 +167,7 @@ impl FindingLine {
             line: r.placed.place.line,
             ply: f.ply,
             kind: f.kind,
-            side: side(r),
+            side: f.side,
             mv: f.mv.clone(),
             message: f.message.clone(),
             severity: f.kind.severity(),
@@ -265,7 +260,7 @@ impl Printer for Csv {
             f.ply,
             f.kind.name(),
             f.kind.severity().name(),
-            side(r).unwrap_or("")
+            f.side.map_or("", |s| s.name())
         )?;
         for field in [
             f.mv.as_deref(),
