@@ -438,7 +438,7 @@ fn claims_with_a_slip_away_from_the_repetition() {
             verify_claim::decide("clean.pgn", pgn(&line).as_bytes(), &ClaimOptions::default())
                 .unwrap();
         assert!(
-            clean.verdict.valid,
+            clean.verdict.valid(),
             "the repetition is a valid claim: {line:?}"
         );
         let mut b = line.clone();
@@ -482,19 +482,19 @@ fn claims_with_a_slip_away_from_the_repetition() {
                 if sheets.len() == 2 {
                     assert_eq!(rec.readings[0].moves, line, "{why}");
                 }
-                assert_eq!(v["valid"], clean.verdict.valid, "{why}");
+                assert_eq!(v["valid"], clean.verdict.valid(), "{why}");
                 assert_eq!(v["depends_on_reading"], false, "{why}");
             } else {
                 // One sheet whose slip has equally good readings (`Bf6`:
                 // f6, Nf6 or Qf6): the verdict may depend on the reading,
                 // and then it says so; the clean verdict is among them.
                 one_sheet_unclear += 1;
-                let verdicts: Vec<bool> = std::iter::once(c.report.verdict.valid)
+                let verdicts: Vec<bool> = std::iter::once(c.report.verdict.valid())
                     .chain(c.verdicts.iter().map(|x| x.1))
                     .collect();
-                assert!(verdicts.contains(&clean.verdict.valid), "{why}");
+                assert!(verdicts.contains(&clean.verdict.valid()), "{why}");
                 if !c.depends_on_reading {
-                    assert_eq!(v["valid"], clean.verdict.valid, "{why}");
+                    assert_eq!(v["valid"], clean.verdict.valid(), "{why}");
                 }
             }
         }

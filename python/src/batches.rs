@@ -101,7 +101,7 @@ impl Batch {
         line.append_value(int(f.line));
         ply.append_value(int(f.ply));
         kind.append_value(f.kind.name());
-        side.append_option(f.side);
+        side.append_option(f.side.map(|s| s.name()));
         mv.append_option(f.mv.as_deref());
         message.append_value(&f.message);
         severity.append_value(f.severity.name());

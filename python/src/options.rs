@@ -8,6 +8,8 @@ use verify_claim::{
     RulesChoice, ScanOptions, ScanSettings, Search, Severity, Side,
 };
 
+use verify_claim::names::{self, Name, Named};
+
 use crate::engine::Error;
 
 /// `keyword=value: expected one of a, b, c`.
@@ -19,115 +21,55 @@ fn bad(keyword: &str, value: &str, allowed: &[&str]) -> Error {
     ))
 }
 
-/// The value of `keyword` among `(name, value)` pairs.
-fn pick<T: Copy>(keyword: &str, value: &str, table: &[(&str, T)]) -> Result<T, Error> {
-    table
-        .iter()
-        .find(|(name, _)| *name == value)
-        .map(|(_, v)| *v)
-        .ok_or_else(|| {
-            let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-            bad(keyword, value, &names)
-        })
+/// The value of `keyword`, by the library's name table for `T` (the
+/// names the CLI takes, written once in the library).
+fn pick<T: Named>(keyword: &str, value: &str) -> Result<T, Error> {
+    T::from_name(value).ok_or_else(|| bad(keyword, value, &names_of(T::NAMES)))
+}
+
+fn names_of<T>(table: &[Name<T>]) -> Vec<&'static str> {
+    table.iter().map(|n| n.name).collect()
+}
+
+/// `auto` (`None`: decide by the input) or a value of `T`.
+fn auto_or<T: Named>(keyword: &str, value: &str) -> Result<Option<T>, Error> {
+    names::auto_or::<T>(value).map_err(|e| bad(keyword, value, &e.expected))
 }
 
 pub fn rules(value: &str) -> Result<Option<Edition>, Error> {
-    if value == "auto" {
-        return Ok(None);
-    }
-    Edition::from_name(value).map(Some).ok_or_else(|| {
-        bad(
-            "rules",
-            value,
-            &["auto", "fide-2009", "fide-2014", "fide-2018", "fide-2023"],
-        )
-    })
+    auto_or("rules", value)
 }
 
 pub fn search(keyword: &str, value: &str) -> Result<Search, Error> {
-    pick(
-        keyword,
-        value,
-        &[("quick", Search::Quick), ("full", Search::Full)],
-    )
+    pick(keyword, value)
 }
 
 pub fn side(keyword: &str, value: Option<&str>) -> Result<Option<Side>, Error> {
-    value
-        .map(|v| {
-            pick(
-                keyword,
-                v,
-                &[("white", Side::White), ("black", Side::Black)],
-            )
-        })
-        .transpose()
+    value.map(|v| pick(keyword, v)).transpose()
 }
 
 /// `auto` (from the tags) allowed when `auto` is true.
 pub fn game_type(value: &str, auto: bool) -> Result<Option<GameType>, Error> {
-    let table = [
-        ("chess", Some(GameType::Chess)),
-        ("column-draughts", Some(GameType::ColumnDraughts)),
-    ];
-    if auto && value == "auto" {
-        return Ok(None);
-    }
     if auto {
-        let with_auto = [("auto", None), table[0], table[1]];
-        return pick("game_type", value, &with_auto);
+        return auto_or("game_type", value);
     }
-    pick("game_type", value, &table)
+    pick("game_type", value).map(Some)
 }
 
 pub fn column_rules(value: &str) -> Result<ColumnRules, Error> {
-    pick(
-        "column_rules",
-        value,
-        &[
-            ("standard", ColumnRules::Standard),
-            ("rejump", ColumnRules::Rejump),
-        ],
-    )
+    pick("column_rules", value)
 }
 
 pub fn encoding(value: &str) -> Result<Encoding, Error> {
-    pick(
-        "encoding",
-        value,
-        &[
-            ("auto", Encoding::Auto),
-            ("utf8", Encoding::Utf8),
-            ("latin1", Encoding::Latin1),
-        ],
-    )
+    pick("encoding", value)
 }
 
 pub fn severity(value: &str) -> Result<Severity, Error> {
-    pick(
-        "min_severity",
-        value,
-        &[
-            ("info", Severity::Info),
-            ("warning", Severity::Warning),
-            ("error", Severity::Error),
-        ],
-    )
+    pick("min_severity", value)
 }
 
 pub fn claim_kind(value: &str) -> Result<ClaimKind, Error> {
-    pick(
-        "claim",
-        value,
-        &[
-            ("any", ClaimKind::Any),
-            ("threefold", ClaimKind::Repetition),
-            ("fifty", ClaimKind::Count),
-            ("unchanged-material", ClaimKind::Count),
-            // The names before the column-draughts ground had its own.
-            ("repetition", ClaimKind::Repetition),
-        ],
-    )
+    pick("claim", value)
 }
 
 /// `decide`'s keywords, as strings.

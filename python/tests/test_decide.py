@@ -120,6 +120,17 @@ def test_missing_file_and_bad_options():
         with pytest.raises(ValueError, match=f"^{key}=") as e:
             verify_claim.decide_text(text, **{key: value})
         assert not isinstance(e.value, InputError) and "--" not in str(e.value)
+    # The names are the library's tables, in the CLI's order (no copy in
+    # the binding): `repetition` is read, as an alias, but not listed.
+    with pytest.raises(ValueError) as e:
+        verify_claim.decide_text(text, claim="sixfold")
+    assert str(e.value) == (
+        'claim="sixfold": expected one of "threefold", "fifty", "unchanged-material", "any"'
+    )
+    with pytest.raises(ValueError) as e:
+        verify_claim.decide_text(text, rules="fide-1999")
+    assert str(e.value).endswith('"auto", "fide-2009", "fide-2014", "fide-2018", "fide-2023"')
+    assert verify_claim.decide_text(text, claim="repetition")["valid"] is False
     with pytest.raises(ValueError, match="^game=0"):
         verify_claim.decide_text(text, game=0)
     with pytest.raises(TypeError):

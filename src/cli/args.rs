@@ -1,10 +1,10 @@
 //! Option values several subcommands share, and their library types.
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
-use verify_claim::{
-    ColumnRules, Edition, Encoding, GameType, RulesChoice, ScanOptions, Search, Side,
-};
+use verify_claim::names::{self, Name, Named};
+use verify_claim::{ColumnRules, Edition, Encoding, GameType, RulesChoice, ScanOptions, Search};
 
 /// The options that say which rules apply and how to read a record,
 /// the same in `claim`, `scan` and `watch`.
@@ -12,93 +12,28 @@ use verify_claim::{
 #[command(next_help_heading = "Rules and records")]
 pub struct RecordOptions {
     /// The edition of the Laws (auto: in force on each game's Date).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub rules: RulesArg,
+    #[arg(long, value_parser = auto_or::<Edition>(), default_value = "auto")]
+    pub rules: Auto<Edition>,
     /// The game of every record (auto: from its GameType or Variant tag; chess otherwise).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub game_type: GameTypeChoice,
+    #[arg(long, value_parser = auto_or::<GameType>(), default_value = "auto")]
+    pub game_type: Auto<GameType>,
     /// Column draughts: the reading of the re-jump rule.
-    #[arg(long, value_enum, default_value = "standard")]
-    pub column_rules: ColumnRulesArg,
+    #[arg(long, value_parser = named::<ColumnRules>(), default_value = "standard")]
+    pub column_rules: ColumnRules,
     /// How to read tag values.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub encoding: EncodingArg,
+    #[arg(long, value_parser = named::<Encoding>(), default_value = "auto")]
+    pub encoding: Encoding,
 }
 
 impl RecordOptions {
     /// The scan engine's options (scan and watch) with these rules.
-    pub fn scan_options(
-        &self,
-        dead_search: DeadSearchArg,
-        min_draw_moves: Option<u32>,
-    ) -> ScanOptions {
+    pub fn scan_options(&self, dead_search: Search, min_draw_moves: Option<u32>) -> ScanOptions {
         ScanOptions {
-            rules: self
-                .rules
-                .edition()
-                .map_or(RulesChoice::Auto, RulesChoice::Fixed),
+            rules: self.rules.map_or(RulesChoice::Auto, RulesChoice::Fixed),
             min_draw_moves,
-            dead_search: dead_search.search(),
-            column_rules: self.column_rules.rules(),
-            game_type: self.game_type.game_type(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SideArg {
-    White,
-    Black,
-}
-
-impl SideArg {
-    pub fn side(self) -> Side {
-        match self {
-            SideArg::White => Side::White,
-            SideArg::Black => Side::Black,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RulesArg {
-    Auto,
-    #[value(name = "fide-2009")]
-    Fide2009,
-    #[value(name = "fide-2014")]
-    Fide2014,
-    #[value(name = "fide-2018")]
-    Fide2018,
-    #[value(name = "fide-2023")]
-    Fide2023,
-}
-
-impl RulesArg {
-    /// The edition asked for; `None` for `auto` (by the game's Date).
-    pub fn edition(self) -> Option<Edition> {
-        match self {
-            RulesArg::Auto => None,
-            RulesArg::Fide2009 => Some(Edition::Fide2009),
-            RulesArg::Fide2014 => Some(Edition::Fide2014),
-            RulesArg::Fide2018 => Some(Edition::Fide2018),
-            RulesArg::Fide2023 => Some(Edition::Fide2023),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DeadSearchArg {
-    /// A fast test that can prove a position dead, never that it is not.
-    Quick,
-    /// The full unwinnability search (helpmate or proof).
-    Full,
-}
-
-impl DeadSearchArg {
-    pub fn search(self) -> Search {
-        match self {
-            DeadSearchArg::Quick => Search::Quick,
-            DeadSearchArg::Full => Search::Full,
+            dead_search,
+            column_rules: self.column_rules,
+            game_type: self.game_type,
         }
     }
 }
@@ -109,74 +44,42 @@ pub enum FormatArg {
     Json,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EncodingArg {
-    /// UTF-8 where a tag value is UTF-8, else Latin-1 (with a note).
-    Auto,
-    /// UTF-8 only: anything else is an error.
-    Utf8,
-    /// Every tag value is Latin-1 (ISO 8859-1).
-    Latin1,
+/// An option whose values are the library's name table for `T`: clap
+/// lists the names (with their help, when the table has it) and parses
+/// them into `T`. The names and their help are the library's, written once.
+pub fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(possible_values(T::NAMES))
+        .try_map(|text: String| text.parse_named::<T>())
 }
 
-impl EncodingArg {
-    pub fn encoding(self) -> Encoding {
-        match self {
-            EncodingArg::Auto => Encoding::Auto,
-            EncodingArg::Utf8 => Encoding::Utf8,
-            EncodingArg::Latin1 => Encoding::Latin1,
+/// The same with `auto` first: `None` (decide by the input), else a `T`.
+pub fn auto_or<T: Named + Send + Sync>() -> impl TypedValueParser<Value = Auto<T>> {
+    let auto = PossibleValue::new(names::AUTO);
+    PossibleValuesParser::new(std::iter::once(auto).chain(possible_values(T::NAMES)))
+        .try_map(|text: String| names::auto_or::<T>(&text))
+}
+
+/// `auto` or a value: an alias, so that clap does not read the option as
+/// one that may be left out (`Option<T>`).
+pub type Auto<T> = Option<T>;
+
+fn possible_values<T>(table: &'static [Name<T>]) -> impl Iterator<Item = PossibleValue> {
+    table.iter().map(|n| {
+        let value = PossibleValue::new(n.name).aliases(n.aliases.iter().copied());
+        match n.help {
+            Some(help) => value.help(help),
+            None => value,
         }
-    }
+    })
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameTypeChoice {
-    Auto,
-    Chess,
-    #[value(name = "column-draughts")]
-    ColumnDraughts,
+/// `T::from_name` as a `Result`, for `try_map`.
+trait ParseNamed {
+    fn parse_named<T: Named>(&self) -> Result<T, names::UnknownName>;
 }
 
-impl GameTypeChoice {
-    /// The game forced; `None` for `auto` (from the tags).
-    pub fn game_type(self) -> Option<GameType> {
-        match self {
-            GameTypeChoice::Auto => None,
-            GameTypeChoice::Chess => Some(GameType::Chess),
-            GameTypeChoice::ColumnDraughts => Some(GameType::ColumnDraughts),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameTypeArg {
-    Chess,
-    #[value(name = "column-draughts")]
-    ColumnDraughts,
-}
-
-impl GameTypeArg {
-    pub fn game_type(self) -> GameType {
-        match self {
-            GameTypeArg::Chess => GameType::Chess,
-            GameTypeArg::ColumnDraughts => GameType::ColumnDraughts,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColumnRulesArg {
-    /// A tower may be jumped once per move (jumped towers stay, blocking).
-    Standard,
-    /// Captures take effect at once; a tower may be jumped again.
-    Rejump,
-}
-
-impl ColumnRulesArg {
-    pub fn rules(self) -> ColumnRules {
-        match self {
-            ColumnRulesArg::Standard => ColumnRules::Standard,
-            ColumnRulesArg::Rejump => ColumnRules::Rejump,
-        }
+impl ParseNamed for String {
+    fn parse_named<T: Named>(&self) -> Result<T, names::UnknownName> {
+        T::from_name(self).ok_or_else(|| names::UnknownName::of(T::NAMES, self))
     }
 }

@@ -2,22 +2,9 @@
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic};
+use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic, Search, Side};
 
-use super::{DeadSearchArg, Outcome, RecordOptions, SideArg};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ClaimArg {
-    /// Threefold repetition (9.2).
-    #[value(alias = "repetition")]
-    Threefold,
-    /// The fifty-move rule (9.3).
-    Fifty,
-    /// Column draughts: material unchanged for 15 moves by each player (1.13.1).
-    UnchangedMaterial,
-    /// Any ground.
-    Any,
-}
+use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ClaimFormat {
@@ -58,19 +45,19 @@ pub struct ClaimArgs {
     #[arg(long, value_name = "N")]
     pub game: Option<usize>,
     /// The rule claimed.
-    #[arg(long, value_enum, default_value = "any")]
-    pub claim: ClaimArg,
+    #[arg(long, value_parser = named::<ClaimKind>(), default_value = "any")]
+    pub claim: ClaimKind,
     /// Who made the claim (only the player having the move may).
-    #[arg(long, value_enum)]
-    pub claimant: Option<SideArg>,
+    #[arg(long, value_parser = named::<Side>())]
+    pub claimant: Option<Side>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: ClaimFormat,
     /// Show the helpmate lines behind "not a dead position" (always in JSON).
     #[arg(long)]
     pub explain: bool,
     /// How hard to look for a dead position (full: the unwinnability search).
-    #[arg(long, value_enum, default_value = "full")]
-    pub dead_search: DeadSearchArg,
+    #[arg(long, value_parser = named::<Search>(), default_value = "full")]
+    pub dead_search: Search,
     #[command(flatten)]
     pub record: RecordOptions,
 }
@@ -82,17 +69,13 @@ impl ClaimArgs {
             after: self.after.clone(),
             ply: self.ply,
             game: self.game,
-            claim: match self.claim {
-                ClaimArg::Threefold => ClaimKind::Repetition,
-                ClaimArg::Fifty | ClaimArg::UnchangedMaterial => ClaimKind::Count,
-                ClaimArg::Any => ClaimKind::Any,
-            },
-            claimant: self.claimant.map(SideArg::side),
-            rules: self.record.rules.edition(),
-            encoding: self.record.encoding.encoding(),
-            dead_search: DeadSearch(self.dead_search.search()),
-            game_type: self.record.game_type.game_type(),
-            column_rules: self.record.column_rules.rules(),
+            claim: self.claim,
+            claimant: self.claimant,
+            rules: self.record.rules,
+            encoding: self.record.encoding,
+            dead_search: DeadSearch(self.dead_search),
+            game_type: self.record.game_type,
+            column_rules: self.record.column_rules,
         }
     }
 }
@@ -120,7 +103,7 @@ pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     };
     Ok(Outcome {
         stdout,
-        status: if report.verdict.valid { 0 } else { 1 },
+        status: if report.verdict.valid() { 0 } else { 1 },
     })
 }
 
@@ -141,8 +124,8 @@ fn run_sheets(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
         .collect::<Result<Vec<_>, _>>()?;
     let read = verify_claim::ReconstructOptions {
         notation: Some(args.sheet_read.notation.clone()),
-        game_type: args.record.game_type.game_type(),
-        column_rules: args.record.column_rules.rules(),
+        game_type: args.record.game_type,
+        column_rules: args.record.column_rules,
         ..verify_claim::ReconstructOptions::default()
     };
     let mut claim = verify_claim::decide_sheets(&sheets, &read, &args.options())?;
@@ -155,6 +138,6 @@ fn run_sheets(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     };
     Ok(Outcome {
         stdout: stdout.into_bytes(),
-        status: if claim.report.verdict.valid { 0 } else { 1 },
+        status: if claim.report.verdict.valid() { 0 } else { 1 },
     })
 }

@@ -81,25 +81,17 @@ pub enum Command {
     Man(man::ManArgs),
 }
 
-/// The names a first argument is taken as a subcommand by.
-const SUBCOMMANDS: &[&str] = &[
-    "claim",
-    "reconstruct",
-    "scan",
-    "watch",
-    "desk",
-    "check-position",
-    "perft",
-    "completions",
-    "man",
-    "help",
-];
+/// Whether a first argument names a subcommand: one of `Command`'s, as
+/// clap names them (no second list to keep), or clap's own `help`.
+fn is_subcommand(a: &str) -> bool {
+    a == "help" || command().get_subcommands().any(|s| s.get_name() == a)
+}
 
 /// Inserts `claim` when the first argument is neither a subcommand nor a
 /// top-level flag (`--help`, `--version`).
 fn with_default_subcommand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let first = args.get(1).and_then(|a| a.to_str());
-    let is_top_level = |a: &str| SUBCOMMANDS.contains(&a) || a.starts_with("-") && a != "-";
+    let is_top_level = |a: &str| is_subcommand(a) || a.starts_with("-") && a != "-";
     if first.is_some_and(|a| !is_top_level(a)) || args.get(1).is_some_and(|a| a.to_str().is_none())
     {
         args.insert(1, "claim".into());
@@ -201,10 +193,84 @@ mod tests {
         assert_eq!(args(&["vc", "scan", "x"])[1], "scan");
         assert_eq!(args(&["vc", "--help"])[1], "--help");
         assert_eq!(args(&["vc", "help"])[1], "help");
+        assert_eq!(
+            args(&["vc", "check-position", "--fen", "x"])[1],
+            "check-position"
+        );
+        assert_eq!(args(&["vc", "reconstruct", "s.txt"])[1], "reconstruct");
+        assert_eq!(args(&["vc", "man"])[1], "man");
     }
 
     #[test]
     fn the_command_is_well_formed() {
         command().debug_assert();
+    }
+
+    /// The values of an option, with their help, as clap lists them.
+    fn values(sub: &str, long: &str) -> Vec<(String, String)> {
+        let cmd = command();
+        let arg = cmd
+            .find_subcommand(sub)
+            .and_then(|s| s.get_arguments().find(|a| a.get_long() == Some(long)))
+            .map(|a| a.get_possible_values())
+            .unwrap_or_default();
+        arg.iter()
+            .map(|v| {
+                let help = v.get_help().map(|h| h.to_string()).unwrap_or_default();
+                (v.get_name().to_owned(), help)
+            })
+            .collect()
+    }
+
+    /// The options' values are the library's name tables, in their order
+    /// and with the help the mirror enums had.
+    #[test]
+    fn option_values_are_the_library_names() {
+        let names =
+            |sub, long| -> Vec<String> { values(sub, long).into_iter().map(|v| v.0).collect() };
+        let rules = ["auto", "fide-2009", "fide-2014", "fide-2018", "fide-2023"];
+        assert_eq!(names("scan", "rules"), rules);
+        assert_eq!(
+            names("claim", "game-type"),
+            ["auto", "chess", "column-draughts"]
+        );
+        assert_eq!(
+            names("check-position", "game-type"),
+            ["chess", "column-draughts"]
+        );
+        assert_eq!(names("check-position", "side"), ["white", "black"]);
+        assert_eq!(names("scan", "min-severity"), ["info", "warning", "error"]);
+        assert_eq!(names("claim", "encoding"), ["auto", "utf8", "latin1"]);
+        let claim = values("claim", "claim");
+        assert_eq!(claim[3], ("any".to_owned(), "Any ground".to_owned()));
+        assert_eq!(claim.len(), 4);
+        let search = values("watch", "dead-search");
+        assert_eq!(
+            search[1].1,
+            "The full unwinnability search (helpmate or proof)"
+        );
+    }
+
+    /// An alias of the table is read, and a value is the library's type.
+    #[test]
+    fn options_parse_into_the_library_types() {
+        let parsed = Cli::try_parse_from(["vc", "claim", "g.pgn", "--claim", "repetition"]);
+        let Ok(Cli {
+            command: Command::Claim(a),
+        }) = parsed
+        else {
+            panic!("--claim repetition is read");
+        };
+        assert_eq!(a.claim, verify_claim::ClaimKind::Repetition);
+        assert_eq!(a.record.rules, None);
+        let parsed = Cli::try_parse_from(["vc", "scan", "x", "--rules", "fide-2014"]);
+        let Ok(Cli {
+            command: Command::Scan(a),
+        }) = parsed
+        else {
+            panic!("--rules fide-2014 is read");
+        };
+        assert_eq!(a.record.rules, Some(verify_claim::Edition::Fide2014));
+        assert!(Cli::try_parse_from(["vc", "scan", "x", "--rules", "fide-2000"]).is_err());
     }
 }

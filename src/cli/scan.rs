@@ -5,11 +5,11 @@ use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
-use verify_claim::{Diagnostic, Row, ScanSettings, Severity, Sink, Source, Summary};
+use verify_claim::{Diagnostic, Row, ScanSettings, Search, Severity, Sink, Source, Summary};
 
 use verify_claim::output::escape;
 
-use super::{DeadSearchArg, Outcome, RecordOptions};
+use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ScanFormat {
@@ -21,13 +21,6 @@ pub enum ScanFormat {
     Pgn,
     /// One page with a diagram per finding.
     Html,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MinSeverity {
-    Info,
-    Warning,
-    Error,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -63,8 +56,8 @@ pub struct ScanArgs {
     /// Print only findings at or above this severity (the exit status and
     /// the summary still count every finding). Default: info; warning for
     /// --format github, which then ends with a line saying what was left out.
-    #[arg(long, value_enum)]
-    pub min_severity: Option<MinSeverity>,
+    #[arg(long, value_parser = named::<Severity>())]
+    pub min_severity: Option<Severity>,
     /// Report a draw agreed before this move with no claimable ground (Article 9.1.1).
     #[arg(long, value_name = "N")]
     pub min_draw_moves: Option<u32>,
@@ -79,8 +72,8 @@ pub struct ScanArgs {
     #[arg(long)]
     pub follow: bool,
     /// How hard to look for dead positions and unwinnable flag falls.
-    #[arg(long, value_enum, default_value = "quick")]
-    pub dead_search: DeadSearchArg,
+    #[arg(long, value_parser = named::<Search>(), default_value = "quick")]
+    pub dead_search: Search,
     #[command(flatten)]
     pub record: RecordOptions,
 }
@@ -109,7 +102,7 @@ impl ScanArgs {
             options: self
                 .record
                 .scan_options(self.dead_search, self.min_draw_moves),
-            encoding: self.record.encoding.encoding(),
+            encoding: self.record.encoding,
             // The HTML page counts every finding and lists those at or
             // above the severity itself.
             min_severity: if self.output() == ScanFormat::Html {
@@ -125,9 +118,7 @@ impl ScanArgs {
     /// (GitHub shows only a few per step, and notices would hide errors).
     fn min_severity(&self) -> Severity {
         match self.min_severity {
-            Some(MinSeverity::Info) => Severity::Info,
-            Some(MinSeverity::Warning) => Severity::Warning,
-            Some(MinSeverity::Error) => Severity::Error,
+            Some(min) => min,
             None if self.output() == ScanFormat::Github => Severity::Warning,
             None => Severity::Info,
         }

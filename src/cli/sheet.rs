@@ -5,7 +5,7 @@ use clap::{Args, ValueEnum};
 
 use verify_claim::{Diagnostic, ReconstructOptions, Sheet};
 
-use super::{GameTypeChoice, Outcome};
+use super::{Auto, Outcome, auto_or};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ReconstructFormat {
@@ -31,8 +31,8 @@ pub struct ReconstructArgs {
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReconstructFormat,
     /// The game of the sheets (auto: from a GameType tag or the first move).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub game_type: GameTypeChoice,
+    #[arg(long, value_parser = auto_or::<verify_claim::GameType>(), default_value = "auto")]
+    pub game_type: Auto<verify_claim::GameType>,
     /// The position on the board (FEN) after a gap both sheets share (8.4,
     /// 8.5.1): say what the gap can still prove.
     #[arg(long, value_name = "FEN")]
@@ -99,7 +99,7 @@ pub fn run(args: &ReconstructArgs) -> Result<Outcome, Diagnostic> {
     let opts = ReconstructOptions {
         notation: Some(args.read.notation.clone()),
         candidates: args.candidates.max(1),
-        game_type: args.game_type.game_type(),
+        game_type: args.game_type,
         board: args.board.clone(),
         moves: args.moves,
         ..ReconstructOptions::default()

@@ -6,7 +6,9 @@ use clap_complete::Shell;
 use column_draughts as cd;
 use verify_claim::Diagnostic;
 
-use super::{ColumnRulesArg, GameTypeArg, Outcome};
+use verify_claim::{ColumnRules, GameType};
+
+use super::{Outcome, named};
 
 /// Count the legal move sequences of a given length: the standard check of
 /// a move generator.
@@ -14,15 +16,15 @@ use super::{ColumnRulesArg, GameTypeArg, Outcome};
 pub struct PerftArgs {
     /// Plies.
     pub depth: u32,
-    #[arg(long, value_enum, default_value = "chess")]
-    pub game_type: GameTypeArg,
+    #[arg(long, value_parser = named::<GameType>(), default_value = "chess")]
+    pub game_type: GameType,
     /// The position (chess FEN, or the tower FEN for column draughts); the
     /// start position by default.
     #[arg(long)]
     pub fen: Option<String>,
     /// Column draughts: the reading of the re-jump rule.
-    #[arg(long, value_enum, default_value = "standard")]
-    pub column_rules: ColumnRulesArg,
+    #[arg(long, value_parser = named::<ColumnRules>(), default_value = "standard")]
+    pub column_rules: ColumnRules,
     /// One line per legal first move, `move: count` (chess moves in UCI
     /// form, `e2e4`; column draughts as recorded, `c3-d4`), then a blank
     /// line and the total.
@@ -70,15 +72,15 @@ pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
     let bad_fen =
         |m: String| Diagnostic::new(verify_claim::DiagnosticKind::Syntax, "--fen", None, m);
     let (n, mut lines) = match args.game_type {
-        GameTypeArg::Chess => {
+        GameType::Chess => {
             let pos = match &args.fen {
                 Some(f) => verify_claim::chess_position(f).map_err(bad_fen)?,
                 None => shakmaty::Chess::default(),
             };
             chess_perft(&pos, args.depth, args.divide)
         }
-        GameTypeArg::ColumnDraughts => {
-            let rules = args.column_rules.rules();
+        GameType::ColumnDraughts => {
+            let rules = args.column_rules;
             let pos = match &args.fen {
                 Some(f) => cd::fen::parse(f, rules).map_err(bad_fen)?,
                 None => cd::Position::start(rules),

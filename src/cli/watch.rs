@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use verify_claim::Diagnostic;
 use verify_claim::watching as view;
 
-use super::{DeadSearchArg, Outcome, RecordOptions};
+use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WatchFormat {
@@ -50,8 +50,8 @@ pub struct WatchArgs {
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(1..=86_400))]
     pub low_time: Option<u32>,
     /// How hard to look for dead positions after each move.
-    #[arg(long, value_enum, default_value = "quick")]
-    pub dead_search: DeadSearchArg,
+    #[arg(long, value_parser = named::<verify_claim::Search>(), default_value = "quick")]
+    pub dead_search: verify_claim::Search,
     #[command(flatten)]
     pub record: RecordOptions,
 }
@@ -62,7 +62,7 @@ impl WatchArgs {
             paths: self.paths.clone(),
             interval: std::time::Duration::from_millis(self.interval),
             options: self.record.scan_options(self.dead_search, None),
-            encoding: self.record.encoding.encoding(),
+            encoding: self.record.encoding,
             low_time: self.low_time.map(f64::from),
         }
     }

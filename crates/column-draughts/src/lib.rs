@@ -29,6 +29,7 @@
 pub mod dead;
 pub mod fen;
 mod moves;
+pub mod names;
 mod notation;
 mod position;
 mod tower;
@@ -40,16 +41,18 @@ pub use position::{Position, full_hash, play_hashed};
 pub use tower::{Piece, Tower};
 pub use vocabulary::{MoveError, Search, Side, Win};
 
-/// Which reading of the re-jump rule applies (`--column-rules`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Rules {
-    /// Each tower may be jumped at most once per move; jumped towers stay in
-    /// place, blocking, until the move ends (as in Russian draughts).
-    #[default]
-    Standard,
-    /// Captures take effect at once; a tower may be jumped again (not on the
-    /// jump right after its previous one) while an enemy piece is on top.
-    Rejump,
+named! {
+    /// Which reading of the re-jump rule applies (`--column-rules`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub enum Rules {
+        /// Each tower may be jumped at most once per move; jumped towers stay in
+        /// place, blocking, until the move ends (as in Russian draughts).
+        #[default]
+        Standard = "standard" ("A tower may be jumped once per move (jumped towers stay, blocking)"),
+        /// Captures take effect at once; a tower may be jumped again (not on the
+        /// jump right after its previous one) while an enemy piece is on top.
+        Rejump = "rejump" ("Captures take effect at once; a tower may be jumped again"),
+    }
 }
 
 /// A square, 0..32: rank-major from a1 (a1 = 0, c1 = 1, ..., h8 = 31).

@@ -4,14 +4,15 @@
 
 use std::fmt;
 
-/// The two sides. White moves first in both games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// The side that moves first.
-    White,
-    /// The side that moves second.
-    Black,
+crate::named! {
+    /// The two sides. White moves first in both games.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Side {
+        /// The side that moves first.
+        White = "white",
+        /// The side that moves second.
+        Black = "black",
+    }
 }
 
 impl Side {
@@ -22,25 +23,12 @@ impl Side {
             Side::Black => Side::White,
         }
     }
-    /// The name in the output (`white`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::White => "white",
-            Side::Black => "black",
-        }
-    }
     /// The name in a sentence (`White`).
     pub fn title(self) -> &'static str {
         match self {
             Side::White => "White",
             Side::Black => "Black",
         }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -65,15 +53,16 @@ impl fmt::Display for MoveError {
     }
 }
 
-/// How hard to look for a checkmate (`--dead-search`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Search {
-    /// A fast test that can prove a side cannot mate, never that it can.
-    Quick,
-    /// The full search (bounded by the solver's node limit): a helpmate, a
-    /// proof that none exists, or undetermined.
-    Full,
+crate::named! {
+    /// How hard to look for a checkmate (`--dead-search`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Search {
+        /// A fast test that can prove a side cannot mate, never that it can.
+        Quick = "quick" ("A fast test that can prove a position dead, never that it is not"),
+        /// The full search (bounded by the solver's node limit): a helpmate, a
+        /// proof that none exists, or undetermined.
+        Full = "full" ("The full unwinnability search (helpmate or proof)"),
+    }
 }
 
 /// Whether a side can still checkmate by some sequence of legal moves.

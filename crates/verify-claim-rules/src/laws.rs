@@ -18,7 +18,9 @@ use serde::Serialize;
 use crate::game::{Ending, GameType};
 
 mod edition;
+mod vocabulary;
 pub use edition::Edition;
+pub use vocabulary::{GameResult, Laws, Rule};
 
 /// How a game is timed, from the PGN `TimeControl` tag (FIDE: standard when
 /// the time for 60 moves is 60 minutes or more, blitz at 10 minutes or less,
@@ -87,14 +89,15 @@ pub struct Penalty {
 /// Everything about draws the claim engine needs from one rulebook.
 #[derive(Clone, Debug)]
 pub struct Rulebook {
-    /// `fide-2023`, `spb-column-draughts`, ...
-    pub name: &'static str,
-    pub edition: Option<Edition>,
+    /// Which rulebook: a FIDE edition, or column draughts' (`fide-2023`,
+    /// `spb-column-draughts`).
+    pub laws: Laws,
     pub game: GameType,
-    pub repetition_rule: &'static str,
+    /// Threefold repetition, in both games.
+    pub repetition_rule: Rule,
     pub repetition: ClaimArticles,
     /// `fifty-move` (chess) or `unchanged-material` (draughts).
-    pub count_rule: &'static str,
+    pub count_rule: Rule,
     pub count: ClaimArticles,
     /// Plies without a count reset that make the claim valid.
     pub count_plies: u32,
@@ -109,7 +112,37 @@ pub struct Rulebook {
     pub identity_article: &'static str,
     /// What a record cannot show and a verdict therefore assumes, with
     /// the article each comes from.
-    pub not_checkable: &'static [&'static str],
+    pub not_checkable: &'static [NotCheckable],
+}
+
+/// What a record cannot show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unseen {
+    /// Whether the claimant touched a piece before claiming.
+    TouchedPiece,
+    /// The clocks (unless the record has them: `[%clk]`).
+    Clocks,
+}
+
+/// Something a record cannot show, which a verdict therefore assumes:
+/// what, and the rulebook's words for it with their article. It is
+/// written (JSON, text) as its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotCheckable {
+    pub what: Unseen,
+    pub words: &'static str,
+}
+
+impl std::fmt::Display for NotCheckable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.words)
+    }
+}
+
+impl Serialize for NotCheckable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.words)
+    }
 }
 
 impl Rulebook {
@@ -182,15 +215,14 @@ impl Rulebook {
             ),
         };
         Rulebook {
-            name: edition.name(),
-            edition: Some(edition),
+            laws: Laws::Fide(edition),
             game: GameType::Chess,
-            repetition_rule: "threefold-repetition",
+            repetition_rule: Rule::ThreefoldRepetition,
             repetition: ClaimArticles {
                 written: Some(rep.0),
                 board: rep.1,
             },
-            count_rule: "fifty-move",
+            count_rule: Rule::FiftyMove,
             count: ClaimArticles {
                 written: Some(fifty.0),
                 board: fifty.1,
@@ -209,8 +241,14 @@ impl Rulebook {
                 Edition::Fide2023 => "9.2.3",
             },
             not_checkable: &[
-                "whether the claimant touched a piece before claiming (9.4)",
-                "the clocks (a claim must be made with time left)",
+                NotCheckable {
+                    what: Unseen::TouchedPiece,
+                    words: "whether the claimant touched a piece before claiming (9.4)",
+                },
+                NotCheckable {
+                    what: Unseen::Clocks,
+                    words: "the clocks (a claim must be made with time left)",
+                },
             ],
         }
     }
@@ -218,15 +256,14 @@ impl Rulebook {
     /// Russian column draughts, St Petersburg rules, 1.11-1.13 (the seed).
     pub fn column_draughts() -> Rulebook {
         Rulebook {
-            name: "spb-column-draughts",
-            edition: None,
+            laws: Laws::SpbColumnDraughts,
             game: GameType::ColumnDraughts,
-            repetition_rule: "threefold-repetition",
+            repetition_rule: Rule::ThreefoldRepetition,
             repetition: ClaimArticles {
                 written: Some("1.13.2"),
                 board: "1.13.1",
             },
-            count_rule: "unchanged-material",
+            count_rule: Rule::UnchangedMaterial,
             // Claimed before moving, on the board: no written form.
             count: ClaimArticles {
                 written: None,
@@ -238,24 +275,28 @@ impl Rulebook {
             automatic: None,
             claimant_article: "1.13.2",
             identity_article: "1.13.1",
-            not_checkable: &["the clocks (1.13.2, note d)"],
+            not_checkable: &[NotCheckable {
+                what: Unseen::Clocks,
+                words: "the clocks (1.13.2, note d)",
+            }],
         }
     }
 
     /// The article of a game-ending position.
     pub fn ending_article(&self, ending: Ending) -> &'static str {
-        match (self.edition, ending) {
-            (Some(Edition::Fide2009), Ending::Checkmate) => "5.1(a)",
-            (Some(Edition::Fide2009), Ending::Stalemate) => "5.2(a)",
-            (Some(Edition::Fide2009), Ending::InsufficientMaterial) => "9.6",
-            (Some(Edition::Fide2014), Ending::Checkmate) => "5.1.a",
-            (Some(Edition::Fide2014), Ending::Stalemate) => "5.2.a",
-            (Some(Edition::Fide2014), Ending::InsufficientMaterial) => "9.7",
-            (Some(_), Ending::Checkmate) => "5.1.1",
-            (Some(_), Ending::Stalemate) => "5.2.1",
-            (Some(_), Ending::InsufficientMaterial) => "5.2.2",
+        use Laws::{Fide, SpbColumnDraughts};
+        match (self.laws, ending) {
+            (Fide(Edition::Fide2009), Ending::Checkmate) => "5.1(a)",
+            (Fide(Edition::Fide2009), Ending::Stalemate) => "5.2(a)",
+            (Fide(Edition::Fide2009), Ending::InsufficientMaterial) => "9.6",
+            (Fide(Edition::Fide2014), Ending::Checkmate) => "5.1.a",
+            (Fide(Edition::Fide2014), Ending::Stalemate) => "5.2.a",
+            (Fide(Edition::Fide2014), Ending::InsufficientMaterial) => "9.7",
+            (Fide(_), Ending::Checkmate) => "5.1.1",
+            (Fide(_), Ending::Stalemate) => "5.2.1",
+            (Fide(_), Ending::InsufficientMaterial) => "5.2.2",
             (_, Ending::NoMoves) => "1.12",
-            (None, _) => "1.11",
+            (SpbColumnDraughts, _) => "1.11",
         }
     }
 
@@ -264,10 +305,10 @@ impl Rulebook {
     /// 2014 edition, as its claims are 9.2 a and 9.3 a); in column draughts
     /// only the event's own regulations (its seed, 1.13.1, sets no minimum).
     pub fn early_draw_authority(&self) -> &'static str {
-        match self.edition {
-            Some(Edition::Fide2014) => "9.1.a",
-            Some(_) => "9.1.1",
-            None => "the event's regulations; 1.13.1 sets no minimum",
+        match self.laws {
+            Laws::Fide(Edition::Fide2014) => "9.1.a",
+            Laws::Fide(_) => "9.1.1",
+            Laws::SpbColumnDraughts => "the event's regulations; 1.13.1 sets no minimum",
         }
     }
 
@@ -278,7 +319,9 @@ impl Rulebook {
     /// game that neither side can win any more (1.11), which the dead
     /// position check reports.
     pub fn unwinnable_loss_article(&self, on_time: bool) -> Option<&'static str> {
-        let edition = self.edition?;
+        let Laws::Fide(edition) = self.laws else {
+            return None;
+        };
         if on_time {
             Some("6.9")
         } else {
@@ -290,7 +333,10 @@ impl Rulebook {
     /// move (Article 7: 7.4(a) in 2009, 7.5.a in 2014, 7.5.1 from 2018);
     /// `None` for column draughts, whose seed rules do not say.
     pub fn illegal_move_article(&self) -> Option<&'static str> {
-        Some(match self.edition? {
+        let Laws::Fide(edition) = self.laws else {
+            return None;
+        };
+        Some(match edition {
             Edition::Fide2009 => "7.4(a)",
             Edition::Fide2014 => "7.5.a",
             Edition::Fide2018 | Edition::Fide2023 => "7.5.1",
@@ -309,7 +355,7 @@ impl Rulebook {
             Some(m) => format!("; the game continues and the written move {m} must be played"),
             None => "; the game continues".to_owned(),
         };
-        let Some(edition) = self.edition else {
+        let Laws::Fide(edition) = self.laws else {
             // Column draughts: 1.13.2 note b for a repetition claim with a
             // written move; the count is claimed on the board (1.13.1).
             let article = if count_only { "1.13.1" } else { "1.13.2" };

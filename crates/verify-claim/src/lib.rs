@@ -16,15 +16,16 @@
 //! # Deciding a claim
 //!
 //! ```
-//! use verify_claim::{ClaimOptions, decide};
+//! use verify_claim::{ClaimOptions, Edition, Laws, Rule, decide};
 //!
 //! // Both knights out and back twice: the start position stands for the
 //! // third time after 4...Ng8, and White, to move, claims (9.2.2).
 //! let pgn = b"[Event \"Club\"]\n[Date \"2024.03.01\"]\n\n\
 //!             1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
 //! let report = decide("game.pgn", pgn, &ClaimOptions::default())?;
-//! assert!(report.verdict.valid);
-//! assert_eq!(report.rules, "fide-2023");
+//! assert!(report.verdict.valid());
+//! assert_eq!(report.rules, Laws::Fide(Edition::Fide2023));
+//! assert_eq!(report.verdict.grounds()[0].rule, Rule::ThreefoldRepetition);
 //! assert_eq!(report.verdict.repetitions, vec![0, 4, 8]);
 //! // The same object as `verify-claim claim --format json`:
 //! assert_eq!(report.to_json()["valid"], true);
@@ -45,7 +46,7 @@
 //!     ..ClaimOptions::default()
 //! };
 //! let report = decide("game.pgn", pgn, &opts)?;
-//! assert!(report.verdict.valid);
+//! assert!(report.verdict.valid());
 //! assert_eq!(report.verdict.repetitions_written, vec![0, 4, 8]);
 //! # Ok::<(), verify_claim::Diagnostic>(())
 //! ```
@@ -62,7 +63,7 @@
 //! let pgn = b"1. Nf3 Nf6 2. Ng1 Ng8 *\n";
 //! let report = decide("game.pgn", pgn, &ClaimOptions::default())?;
 //! let mut said = Vec::new();
-//! for reason in &report.verdict.reasons {
+//! for reason in report.verdict.reasons() {
 //!     match reason {
 //!         Reason::TooFewRepetitions { on_board, needed, .. } => {
 //!             said.push(format!("{on_board} of {needed} repetitions"));
@@ -199,15 +200,19 @@ pub use api::{
 };
 pub use claims::scan::{Kind, RulesChoice, ScanOptions, Severity};
 pub use claims::{
-    ClaimKind, CountEvidence, Form, GameOver, GameOverReason, Ground, NearMiss, Reason, Verdict,
+    ClaimKind, CountEvidence, Decision, Form, GameOver, GameOverReason, Ground, NearMiss, Reason,
+    Verdict,
 };
 pub use diag::{Diagnostic, DiagnosticKind, Place};
 /// The crate's version (`verify-claim --version`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The name tables of the vocabulary's enums (`Named`), which options,
+/// JSON and text all read.
+pub use column_draughts::names;
 pub use game::column_draughts::Rules as ColumnRules;
 pub use game::{DeadCheck, Ending, GameType, Search, Side, Win};
-pub use laws::{Edition, Penalty};
+pub use laws::{Edition, GameResult, Laws, Penalty, Rule};
 pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::clocks::{Clocks, Reading as ClockReading};

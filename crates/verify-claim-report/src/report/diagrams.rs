@@ -163,8 +163,8 @@ impl Diagrams {
     fn record_window<G: Game>(&mut self, replay: &Replay<G>, v: &Verdict) {
         let p = v.ply.min(replay.len());
         // The count's start matters to a count claim only.
-        let counted = v.grounds.iter().any(|g| g.rule != "threefold-repetition")
-            || v.reasons
+        let counted = v.grounds().iter().any(|g| g.rule.is_count())
+            || v.reasons()
                 .iter()
                 .any(|r| matches!(r, crate::claims::Reason::CountShort { .. }));
         let first = v

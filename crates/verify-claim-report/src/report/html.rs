@@ -19,13 +19,13 @@ use super::svg::{self, Marks};
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
 use crate::game::board::Board;
+use crate::laws::Rule;
 
-fn rule_words(rule: &str) -> &str {
+fn rule_words(rule: Rule) -> &'static str {
     match rule {
-        "threefold-repetition" => "Threefold repetition",
-        "fifty-move" => "Fifty-move rule",
-        "unchanged-material" => "Unchanged material",
-        other => other,
+        Rule::ThreefoldRepetition => "Threefold repetition",
+        Rule::FiftyMove => "Fifty-move rule",
+        Rule::UnchangedMaterial => "Unchanged material",
     }
 }
 
@@ -43,7 +43,7 @@ pub fn claim(r: &ClaimReport) -> String {
     page_start(
         &format!(
             "Claim {} – {} v {}",
-            if v.valid { "valid" } else { "not valid" },
+            if v.valid() { "valid" } else { "not valid" },
             r.players.0,
             r.players.1
         ),
@@ -91,16 +91,16 @@ pub fn claim(r: &ClaimReport) -> String {
 fn verdict(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
     html! {
-        header class={ "verdict " (if v.valid { "ok" } else { "no" }) } {
-            h1 { "Claim " (if v.valid { "valid" } else { "not valid" }) }
-            @for g in &v.grounds {
+        header class={ "verdict " (if v.valid() { "ok" } else { "no" }) } {
+            h1 { "Claim " (if v.valid() { "valid" } else { "not valid" }) }
+            @for g in v.grounds() {
                 @let plies: Vec<String> = g.plies.iter().map(|p| format!("ply {p}")).collect();
                 p {
                     b { (rule_words(g.rule)) } " " (form_words(g.form)) ": Article "
                     (Text(g.article)) " (" (plies.join(", ")) ")."
                 }
             }
-            @if let Some(first) = v.reasons.first() {
+            @if let Some(first) = v.reasons().first() {
                 p { (Text(capital(&first.to_string()))) }
             }
             @if let Some(how) = super::sign::ended(r) {
@@ -240,10 +240,10 @@ fn game_over(r: &ClaimReport, s: &mut String) {
 
 fn grounds(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    if v.reasons.len() > 1 {
+    if v.reasons().len() > 1 {
         html! {
             h2 { "Why the claim fails" }
-            ul { @for reason in &v.reasons { li { (Text(reason.to_string())) } } }
+            ul { @for reason in v.reasons() { li { (Text(reason.to_string())) } } }
         }
         .render_to(s);
         s.push('\n');
@@ -539,7 +539,7 @@ fn follows(r: &ClaimReport, s: &mut String) {
     html! {
         h2 { "What a record cannot show" }
         div.small {
-            ul { @for n in &r.unverifiable { li { (Text(capital(n))) } } }
+            ul { @for n in &r.unverifiable { li { (Text(capital(n.words))) } } }
             @if !r.notes.is_empty() {
                 h3 { "Notes" }
                 ul { @for n in &r.notes { li { (Text(capital(n))) } } }

@@ -16,7 +16,7 @@ pub struct ClaimJson<'a> {
     pub file: &'a str,
     pub game: usize,
     pub game_type: GameType,
-    pub rules: &'a str,
+    pub rules: crate::laws::Laws,
     pub ply: usize,
     pub claimant: Side,
     pub written_move: Option<&'a str>,
@@ -37,7 +37,7 @@ pub struct ClaimJson<'a> {
     pub fen: &'a str,
     pub notes: &'a [String],
     pub encoding: &'a str,
-    pub not_checked: &'a [&'static str],
+    pub not_checked: &'a [crate::laws::NotCheckable],
     /// The clocks the record's `[%clk]` comments give at the claim point;
     /// absent when the record has none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -128,11 +128,11 @@ impl<'a> ClaimJson<'a> {
             claimant: v.claimant,
             written_move: v.written_move.as_deref(),
             written_move_illegal: v.written_illegal.as_deref(),
-            valid: v.valid,
-            grounds: &v.grounds,
+            valid: v.valid(),
+            grounds: v.grounds(),
             game_over: v.game_over.as_ref(),
             claimed_by: v.claimed_by,
-            reasons: v.reasons.iter().map(ToString::to_string).collect(),
+            reasons: v.reasons().iter().map(ToString::to_string).collect(),
             repetitions: plies(&v.repetitions),
             repetitions_with_written_move: plies(&v.repetitions_written),
             near_misses: v

@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 
 use crate::claims::{Replay, Verdict};
 use crate::game::{Game, GameType, Side};
+use crate::laws::{NotCheckable, Unseen};
 
 /// Everything a printer needs about one decided claim, with the move
 /// labels already rendered (printers know no game).
@@ -39,8 +40,8 @@ pub struct ClaimReport {
     pub game: usize,
     /// Chess or column draughts.
     pub game_type: GameType,
-    /// The rulebook applied: `fide-2023`, ...
-    pub rules: &'static str,
+    /// The rulebook applied (`fide-2023`, ... in the output).
+    pub rules: crate::laws::Laws,
     /// What the move count is of plies without, in the rulebook's words
     /// ("a pawn move or a capture"; draughts "a change of material").
     pub count_without: &'static str,
@@ -67,7 +68,7 @@ pub struct ClaimReport {
     /// How the edition and time control were chosen, Chess960, FEN start...
     pub notes: Vec<String>,
     /// What a record cannot show and the verdict therefore assumes.
-    pub unverifiable: Vec<&'static str>,
+    pub unverifiable: Vec<NotCheckable>,
     /// Print the helpmate lines behind "not a dead position" (`--explain`).
     pub explain: bool,
     /// The `Date` tag, when it says something (set by the caller).
@@ -107,7 +108,7 @@ impl ClaimReport {
         plies.extend(verdict.near_misses.iter().map(|n| n.ply));
         plies.extend(
             verdict
-                .grounds
+                .grounds()
                 .iter()
                 .flat_map(|g| g.plies.iter().copied())
                 .filter(|&q| q <= replay.len()),
@@ -139,7 +140,7 @@ impl ClaimReport {
             file: file.to_owned(),
             game,
             game_type: G::TYPE,
-            rules: rules.name,
+            rules: rules.laws,
             count_without: rules.count_without,
             players: (tags.0, tags.1),
             event: tags.2,
@@ -163,7 +164,7 @@ impl ClaimReport {
     /// a record cannot show.
     pub fn with_clocks(mut self, clocks: Option<clocks::Clocks>) -> ClaimReport {
         if clocks.is_some() {
-            self.unverifiable.retain(|n| !n.starts_with("the clocks"));
+            self.unverifiable.retain(|n| n.what != Unseen::Clocks);
         }
         self.clocks = clocks;
         self

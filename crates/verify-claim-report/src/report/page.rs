@@ -108,7 +108,7 @@ pub fn page_start(title: &str, extra_css: &str, s: &mut String) {
 
 /// The rulebook in words: "FIDE Laws of Chess in force from 1 January 2023
 /// (fide-2023)".
-pub fn rulebook_words(rules: &str) -> String {
+pub fn rulebook_words(rules: crate::laws::Laws) -> String {
     const MONTHS: [&str; 12] = [
         "January",
         "February",
@@ -123,13 +123,15 @@ pub fn rulebook_words(rules: &str) -> String {
         "November",
         "December",
     ];
-    match crate::laws::Edition::from_name(rules) {
-        Some(e) => {
+    match rules {
+        crate::laws::Laws::Fide(e) => {
             let (y, m, d) = e.in_force_from();
             let month = MONTHS.get(m as usize - 1).copied().unwrap_or("?");
             format!("FIDE Laws of Chess in force from {d} {month} {y} ({rules})")
         }
-        None => format!("St Petersburg rules of Russian column draughts ({rules})"),
+        crate::laws::Laws::SpbColumnDraughts => {
+            format!("St Petersburg rules of Russian column draughts ({rules})")
+        }
     }
 }
 

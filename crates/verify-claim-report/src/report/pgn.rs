@@ -108,18 +108,18 @@ pub fn claim_annotation(r: &ClaimReport) -> Annotation {
     let words = super::text::rule_words;
     let mut a = Annotation::default();
     let grounds: Vec<String> = v
-        .grounds
+        .grounds()
         .iter()
         .map(|g| format!("{} ({})", words(g.rule), g.article))
         .collect();
-    a.tag = Some(if v.valid {
+    a.tag = Some(if v.valid() {
         format!("valid: {}, {}", grounds.join("; "), r.rules)
     } else {
         format!("not valid, {}", r.rules)
     });
     let claimant = v.claimant.title();
-    let at_claim: Vec<String> = if v.valid {
-        v.grounds
+    let at_claim: Vec<String> = if v.valid() {
+        v.grounds()
             .iter()
             .map(|g| match (g.form, &r.written_label) {
                 (Form::WrittenMove, Some(w)) => {
@@ -141,7 +141,7 @@ pub fn claim_annotation(r: &ClaimReport) -> Annotation {
         let mut parts = vec![format!(
             "claim by {by} not valid ({}): {}",
             r.rules,
-            v.reasons
+            v.reasons()
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()

@@ -126,11 +126,6 @@ pub fn html_printer<'a, W: Write + 'a>(head: super::html_scan::Head, out: W) -> 
     })
 }
 
-/// The fields every format shares, in one place.
-fn side(r: &Row<'_>) -> Option<&'static str> {
-    r.placed.finding.side.map(|s| s.name())
-}
-
 /// One finding as one JSON line: the documented schema (docs/scan.md#json-lines),
 /// field for field and in this order. The library's scan yields
 /// these, so a program reading `--format jsonl` and one calling
@@ -148,7 +143,7 @@ pub struct FindingLine {
     /// What was found.
     pub kind: Kind,
     /// The player concerned (the one who may claim, the one who flagged).
-    pub side: Option<&'static str>,
+    pub side: Option<crate::game::Side>,
     /// The move to write for a claim with a written move.
     #[serde(rename = "move")]
     pub mv: Option<String>,
@@ -181,7 +176,7 @@ impl FindingLine {
             line: r.placed.place.line,
             ply: f.ply,
             kind: f.kind,
-            side: side(r),
+            side: f.side,
             mv: f.mv.clone(),
             message: f.message.clone(),
             severity: f.kind.severity(),
@@ -274,7 +269,7 @@ impl Printer for Csv {
             f.ply,
             f.kind.name(),
             f.kind.severity().name(),
-            side(r).unwrap_or("")
+            f.side.map_or("", |s| s.name())
         )?;
         for field in [
             f.mv.as_deref(),

@@ -50,8 +50,8 @@ fn marks(r: &ClaimReport, ply: usize, played: Option<&str>) -> (Vec<&'static str
 /// The claim asks a count (its start is marked then).
 pub fn counted(r: &ClaimReport) -> bool {
     let v = &r.verdict;
-    v.grounds.iter().any(|g| g.rule != "threefold-repetition")
-        || v.reasons
+    v.grounds().iter().any(|g| g.rule.is_count())
+        || v.reasons()
             .iter()
             .any(|x| matches!(x, crate::claims::Reason::CountShort { .. }))
 }
@@ -215,7 +215,7 @@ pub fn block(r: &ClaimReport, s: &mut String) {
                     th { "Decision" }
                     td colspan="3" {
                         (PreEscaped(decision(r))) " "
-                        span.legend { "(verify-claim: " (if v.valid { "valid" } else { "not valid" }) ")" }
+                        span.legend { "(verify-claim: " (if v.valid() { "valid" } else { "not valid" }) ")" }
                     }
                 }
                 tr { th { "Signature" } td.blank colspan="3" {} }

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use super::ClaimReport;
 use crate::claims::{Form, GameOverReason};
 use crate::game::Win;
+use crate::laws::Rule;
 
 fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
     let parts: Vec<String> = plies
@@ -19,12 +20,11 @@ fn join_labels(r: &ClaimReport, plies: &[usize]) -> String {
 }
 
 /// The rule's name in words ("threefold repetition").
-pub fn rule_words(rule: &str) -> &str {
+pub fn rule_words(rule: Rule) -> &'static str {
     match rule {
-        "threefold-repetition" => "threefold repetition",
-        "fifty-move" => "fifty-move rule",
-        "unchanged-material" => "unchanged material",
-        other => other,
+        Rule::ThreefoldRepetition => "threefold repetition",
+        Rule::FiftyMove => "fifty-move rule",
+        Rule::UnchangedMaterial => "unchanged material",
     }
 }
 
@@ -72,9 +72,9 @@ fn note(r: &ClaimReport) -> String {
 /// The verdict with its rules, the game, and the claim point.
 fn heading(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    let verdict = if v.valid { "VALID" } else { "NOT VALID" };
+    let verdict = if v.valid() { "VALID" } else { "NOT VALID" };
     let rules: Vec<String> = v
-        .grounds
+        .grounds()
         .iter()
         .map(|g| format!("{} ({})", rule_words(g.rule), g.article))
         .collect();
@@ -149,17 +149,17 @@ fn game_over(r: &ClaimReport, s: &mut String) {
 /// Each rule met, with the plies that meet it.
 fn grounds(r: &ClaimReport, s: &mut String) {
     let v = &r.verdict;
-    if v.grounds.is_empty() {
+    if v.grounds().is_empty() {
         return;
     }
     let _ = writeln!(s, "\nGrounds:");
-    for g in &v.grounds {
+    for g in v.grounds() {
         let form = match g.form {
             Form::OnTheBoard => "on the board",
             Form::WrittenMove => "with the written move",
         };
         let (article, rule) = (g.article, rule_words(g.rule));
-        if g.rule == "threefold-repetition" {
+        if !g.rule.is_count() {
             let stood = join_labels(r, &g.plies);
             let _ = writeln!(s, "  {article} {rule} {form}: the position stood {stood}.");
             continue;
@@ -180,11 +180,11 @@ fn grounds(r: &ClaimReport, s: &mut String) {
 
 /// Why the claim fails, one reason a line.
 fn why_not(r: &ClaimReport, s: &mut String) {
-    if r.verdict.reasons.is_empty() {
+    if r.verdict.reasons().is_empty() {
         return;
     }
     let _ = writeln!(s, "\nWhy not:");
-    for reason in &r.verdict.reasons {
+    for reason in r.verdict.reasons() {
         let _ = writeln!(s, "  - {reason}");
     }
 }

@@ -5,6 +5,7 @@
 //! through [`Rulebook`]; it produces a [`Verdict`], which the printers in
 //! [`crate::report`] render.
 
+mod decision;
 mod over;
 mod reason_words;
 pub mod replay;
@@ -13,7 +14,8 @@ pub mod scan;
 use serde::Serialize;
 
 use crate::game::{DeadCheck, Difference, Ending, Game, MoveError, Search, Side};
-use crate::laws::{Penalty, Rulebook, TimeClass};
+use crate::laws::{Penalty, Rule, Rulebook, TimeClass};
+pub use decision::Decision;
 use over::game_over_at;
 pub use over::{GameOver, GameOverReason, first_dead_ply, first_game_over};
 pub use replay::Replay;
@@ -74,7 +76,7 @@ pub enum Form {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ground {
     /// The rule, as the JSON names it ("threefold-repetition", ...).
-    pub rule: &'static str,
+    pub rule: Rule,
     /// The article of the rulebook applied ("9.2.2", "9.3.1").
     pub article: &'static str,
     /// Repetition: the plies after which the position stood (the written
@@ -128,14 +130,12 @@ pub struct Verdict {
     /// Why the written move is no legal move, when the claim was judged
     /// without it (the game was over, or the board alone meets the rule).
     pub written_illegal: Option<String>,
-    /// Whether the claim is correct.
-    pub valid: bool,
-    /// Every rule under which the claim is valid (empty when it is not).
-    pub grounds: Vec<Ground>,
+    /// Whether the claim is correct: valid on its grounds, or not valid
+    /// for its reasons ([`Verdict::valid`], [`Verdict::grounds`] and
+    /// [`Verdict::reasons`] read it).
+    pub decision: Decision,
     /// How the game had already ended before the claim point, if it had.
     pub game_over: Option<GameOver>,
-    /// Why the claim fails (empty when valid).
-    pub reasons: Vec<Reason>,
     /// The plies at which the claim position stood.
     pub repetitions: Vec<usize>,
     /// The plies at which the position after the written move stood,
@@ -260,7 +260,7 @@ pub fn decide<G: Game>(
         None => Vec::new(),
     };
     let count = count_evidence::<G>(rules, p, pos, written.as_ref());
-    let mut grounds = grounds_of(rules, wants, p, &repetitions, &repetitions_written, &count);
+    let grounds = grounds_of(rules, wants, p, &repetitions, &repetitions_written, &count);
     let mut reasons = Vec::new();
     if let Some(over) = &game_over {
         reasons.push(Reason::GameOver(over.clone()));
@@ -271,19 +271,22 @@ pub fn decide<G: Game>(
             article: rules.claimant_article,
         });
     }
-    if !reasons.is_empty() {
-        grounds.clear();
+    let decision = if !reasons.is_empty() {
+        Decision::NotValid { reasons }
     } else if grounds.is_empty() {
         let with_written = written.as_ref().map(|_| repetitions_written.len());
-        reasons = shortfalls(rules, wants, repetitions.len(), with_written, &count);
-    }
+        let reasons = shortfalls(rules, wants, repetitions.len(), with_written, &count);
+        Decision::NotValid { reasons }
+    } else {
+        Decision::Valid { grounds }
+    };
     let near_misses = if wants.0 && req.scope == Scope::Report {
         near_misses(replay, p, written.as_ref().map(|w| &w.next))
     } else {
         Vec::new()
     };
     let written_ending = written.as_ref().and_then(|w| G::ending(&w.next));
-    let valid = !grounds.is_empty();
+    let valid = matches!(decision, Decision::Valid { .. });
     let penalty = (!valid && game_over.is_none() && !wrong_side)
         .then(|| rules.penalty(time, written_move.as_deref(), !wants.0));
     Ok(Verdict {
@@ -292,10 +295,8 @@ pub fn decide<G: Game>(
         claimed_by: req.claimant,
         written_move,
         written_illegal,
-        valid,
-        grounds,
+        decision,
         game_over,
-        reasons,
         repetitions,
         repetitions_written,
         near_misses,

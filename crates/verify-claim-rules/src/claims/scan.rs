@@ -7,10 +7,8 @@
 //! costly checks (move generation for "written move" claims) only where a
 //! claim is possible at all. Written once, generic over [`Game`].
 
-use serde::Serialize;
-
 use crate::game::{Ending, Game, MoveError, Search, Side};
-use crate::laws::{Edition, Rulebook};
+use crate::laws::{Edition, GameResult, Rulebook};
 use crate::record::GameRecord;
 
 mod history;
@@ -19,81 +17,57 @@ mod stages;
 
 use stages::{Ply, Scan};
 
-/// What a finding is about. The names (kebab-case) are part of the JSON
-/// schema.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// The record cannot be read (an error, with its place).
-    ParseError,
-    /// A recorded move is not legal in its position.
-    IllegalMove,
-    /// A threefold repetition could have been claimed (9.2).
-    ThreefoldClaimable,
-    /// The fifty-move rule could have been claimed (9.3).
-    FiftyMoveClaimable,
-    /// Column draughts: a draw by unchanged material could have been claimed.
-    UnchangedMaterialClaimable,
-    /// The fifth repetition ended the game as a draw (9.6.1).
-    FivefoldRepetition,
-    /// Seventy-five moves without capture or pawn move ended the game (9.6.2).
-    SeventyFiveMove,
-    /// Neither side can mate with the material left (5.2.2).
-    InsufficientMaterial,
-    /// The game ended in checkmate (5.1.1).
-    Checkmate,
-    /// The game ended in stalemate (5.2.1).
-    Stalemate,
-    /// Column draughts: the side to move has no move and loses.
-    NoMoves,
-    /// No sequence of legal moves can end in mate (5.2.2).
-    DeadPosition,
-    /// A flag fell where the opponent cannot mate: a draw, not a loss (6.9).
-    UnwinnableFlagFall,
-    /// A resignation recorded where the opponent cannot mate.
-    UnwinnableResignation,
-    /// The Result tag and the movetext's termination marker disagree: the
-    /// record states two results (`expected` is the Laws' result where
-    /// they ended the game, else none).
-    ResultTagMismatch,
-    /// The recorded result is not the one the Laws give.
-    ResultMismatch,
-    /// Moves recorded after the game had ended.
-    MovesAfterEnd,
-    /// A draw agreed before `--min-draw-moves` (9.1.1).
-    EarlyDrawAgreement,
-    /// `--min-draw-moves`: a draw recorded with no moves (a forfeit, a
-    /// pairing, moves never entered): not an early agreement, since
-    /// nothing shows when it was agreed; a warning, for the scoresheet.
-    NoMovesRecorded,
+column_draughts::named! {
+    /// What a finding is about. The names (kebab-case) are part of the JSON
+    /// schema.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Kind {
+        /// The record cannot be read (an error, with its place).
+        ParseError = "parse-error",
+        /// A recorded move is not legal in its position.
+        IllegalMove = "illegal-move",
+        /// A threefold repetition could have been claimed (9.2).
+        ThreefoldClaimable = "threefold-claimable",
+        /// The fifty-move rule could have been claimed (9.3).
+        FiftyMoveClaimable = "fifty-move-claimable",
+        /// Column draughts: a draw by unchanged material could have been claimed.
+        UnchangedMaterialClaimable = "unchanged-material-claimable",
+        /// The fifth repetition ended the game as a draw (9.6.1).
+        FivefoldRepetition = "fivefold-repetition",
+        /// Seventy-five moves without capture or pawn move ended the game (9.6.2).
+        SeventyFiveMove = "seventy-five-move",
+        /// Neither side can mate with the material left (5.2.2).
+        InsufficientMaterial = "insufficient-material",
+        /// The game ended in checkmate (5.1.1).
+        Checkmate = "checkmate",
+        /// The game ended in stalemate (5.2.1).
+        Stalemate = "stalemate",
+        /// Column draughts: the side to move has no move and loses.
+        NoMoves = "no-moves",
+        /// No sequence of legal moves can end in mate (5.2.2).
+        DeadPosition = "dead-position",
+        /// A flag fell where the opponent cannot mate: a draw, not a loss (6.9).
+        UnwinnableFlagFall = "unwinnable-flag-fall",
+        /// A resignation recorded where the opponent cannot mate.
+        UnwinnableResignation = "unwinnable-resignation",
+        /// The Result tag and the movetext's termination marker disagree: the
+        /// record states two results (`expected` is the Laws' result where
+        /// they ended the game, else none).
+        ResultTagMismatch = "result-tag-mismatch",
+        /// The recorded result is not the one the Laws give.
+        ResultMismatch = "result-mismatch",
+        /// Moves recorded after the game had ended.
+        MovesAfterEnd = "moves-after-end",
+        /// A draw agreed before `--min-draw-moves` (9.1.1).
+        EarlyDrawAgreement = "early-draw-agreement",
+        /// `--min-draw-moves`: a draw recorded with no moves (a forfeit, a
+        /// pairing, moves never entered): not an early agreement, since
+        /// nothing shows when it was agreed; a warning, for the scoresheet.
+        NoMovesRecorded = "no-moves-recorded",
+    }
 }
 
 impl Kind {
-    /// The name in the output (`threefold-claimable`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::ParseError => "parse-error",
-            Kind::IllegalMove => "illegal-move",
-            Kind::ThreefoldClaimable => "threefold-claimable",
-            Kind::FiftyMoveClaimable => "fifty-move-claimable",
-            Kind::UnchangedMaterialClaimable => "unchanged-material-claimable",
-            Kind::FivefoldRepetition => "fivefold-repetition",
-            Kind::SeventyFiveMove => "seventy-five-move",
-            Kind::InsufficientMaterial => "insufficient-material",
-            Kind::Checkmate => "checkmate",
-            Kind::Stalemate => "stalemate",
-            Kind::NoMoves => "no-moves",
-            Kind::DeadPosition => "dead-position",
-            Kind::UnwinnableFlagFall => "unwinnable-flag-fall",
-            Kind::UnwinnableResignation => "unwinnable-resignation",
-            Kind::ResultMismatch => "result-mismatch",
-            Kind::ResultTagMismatch => "result-tag-mismatch",
-            Kind::MovesAfterEnd => "moves-after-end",
-            Kind::EarlyDrawAgreement => "early-draw-agreement",
-            Kind::NoMovesRecorded => "no-moves-recorded",
-        }
-    }
-
     /// How much a finding of this kind matters.
     pub fn severity(self) -> Severity {
         match self {
@@ -109,26 +83,16 @@ impl Kind {
     }
 }
 
-/// How much a finding matters (`--fail-on`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// What the Laws say happened, nothing wrong.
-    Info,
-    /// Worth a look (an early agreement, moves after the end).
-    Warning,
-    /// The record is wrong or unreadable.
-    Error,
-}
-
-impl Severity {
-    /// The name in the output (`warning`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
+column_draughts::named! {
+    /// How much a finding matters (`--fail-on`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+    pub enum Severity {
+        /// What the Laws say happened, nothing wrong.
+        Info = "info",
+        /// Worth a look (an early agreement, moves after the end).
+        Warning = "warning",
+        /// The record is wrong or unreadable.
+        Error = "error",
     }
 }
 
@@ -197,8 +161,8 @@ pub struct End {
     pub ply: usize,
     /// The rule's finding kind (`checkmate`, `fivefold-repetition`, ...).
     pub kind: Kind,
-    /// The result the rules give: "1-0", "0-1" or "1/2-1/2".
-    pub result: &'static str,
+    /// The result the rules give (a win or a draw).
+    pub result: GameResult,
 }
 
 /// What a game's scan knew besides its findings (the per-game table's
@@ -211,13 +175,6 @@ pub struct Outcome {
     pub end: Option<End>,
     /// Black made the first move (a FEN with Black to move).
     pub black_first: bool,
-}
-
-fn win_for(side: Side) -> &'static str {
-    match side {
-        Side::White => "1-0",
-        Side::Black => "0-1",
-    }
 }
 
 /// Scans one record of either game: chess under the FIDE edition chosen,
@@ -393,7 +350,7 @@ fn dead_position<G: Game>(
         scan.end = Some(End {
             ply: d,
             kind: Kind::DeadPosition,
-            result: "1/2-1/2",
+            result: GameResult::Draw,
         });
     }
 }
@@ -441,10 +398,16 @@ fn info(
 }
 
 /// A result-mismatch finding: the result recorded and the one the rules give.
-fn mismatch(ply: usize, offset: usize, recorded: &str, expected: &str, message: String) -> Finding {
+fn mismatch(
+    ply: usize,
+    offset: usize,
+    recorded: &str,
+    expected: GameResult,
+    message: String,
+) -> Finding {
     Finding {
         recorded: Some(recorded.to_owned()),
-        expected: Some(expected.to_owned()),
+        expected: Some(expected.name().to_owned()),
         ..error(Kind::ResultMismatch, ply, offset, message)
     }
 }

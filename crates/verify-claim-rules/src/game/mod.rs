@@ -11,25 +11,18 @@ pub mod column_draughts;
 
 pub use column_draughts::{MoveError, Search, Side, Win};
 
-/// Which game a record is of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameType {
-    /// Chess, under the FIDE Laws.
-    Chess,
-    /// Russian column draughts (bashni).
-    ColumnDraughts,
+column_draughts::named! {
+    /// Which game a record is of.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum GameType {
+        /// Chess, under the FIDE Laws.
+        Chess = "chess",
+        /// Russian column draughts (bashni).
+        ColumnDraughts = "column-draughts",
+    }
 }
 
 impl GameType {
-    /// The name in the output (`column-draughts`).
-    pub fn name(self) -> &'static str {
-        match self {
-            GameType::Chess => "chess",
-            GameType::ColumnDraughts => "column-draughts",
-        }
-    }
-
     /// What a side must still be able to do for a position not to be dead,
     /// as a verb, its past and a noun: chess "checkmate", column draughts
     /// "win" (leave the opponent without a move, 1.11).
@@ -111,29 +104,18 @@ pub fn dispatch_record<W: WithGame>(
     Ok(dispatch(detect(record, forced)?, column_rules, work))
 }
 
-/// How a game ends by the position alone (not by a claim).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Ending {
-    /// Chess: the side to move is checkmated.
-    Checkmate,
-    /// Chess: the side to move has no legal move and is not in check.
-    Stalemate,
-    /// Chess: neither side has mating material (the simple dead position).
-    InsufficientMaterial,
-    /// Draughts: the side to move has no piece on top or cannot move (1.12).
-    NoMoves,
-}
-
-impl Ending {
-    /// Its name in the JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ending::Checkmate => "checkmate",
-            Ending::Stalemate => "stalemate",
-            Ending::InsufficientMaterial => "insufficient-material",
-            Ending::NoMoves => "no-moves",
-        }
+column_draughts::named! {
+    /// How a game ends by the position alone (not by a claim).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Ending {
+        /// Chess: the side to move is checkmated.
+        Checkmate = "checkmate",
+        /// Chess: the side to move has no legal move and is not in check.
+        Stalemate = "stalemate",
+        /// Chess: neither side has mating material (the simple dead position).
+        InsufficientMaterial = "insufficient-material",
+        /// Draughts: the side to move has no piece on top or cannot move (1.12).
+        NoMoves = "no-moves",
     }
 }
 

@@ -1,50 +1,26 @@
 //! FIDE's editions of the Laws of Chess, and which one governs a game:
 //! each is in force from its date, so a game's `Date` tag chooses it.
 
-use serde::Serialize;
+use column_draughts::names::Named;
 
-/// A FIDE edition of the Laws of Chess.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub enum Edition {
-    /// In force from 1 July 2009.
-    #[serde(rename = "fide-2009")]
-    Fide2009,
-    /// In force from 1 July 2014.
-    #[serde(rename = "fide-2014")]
-    Fide2014,
-    /// In force from 1 January 2018.
-    #[serde(rename = "fide-2018")]
-    Fide2018,
-    /// In force from 1 January 2023.
-    #[serde(rename = "fide-2023")]
-    Fide2023,
+column_draughts::named! {
+    /// A FIDE edition of the Laws of Chess.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Edition {
+        /// In force from 1 July 2009.
+        Fide2009 = "fide-2009",
+        /// In force from 1 July 2014.
+        Fide2014 = "fide-2014",
+        /// In force from 1 January 2018.
+        Fide2018 = "fide-2018",
+        /// In force from 1 January 2023.
+        Fide2023 = "fide-2023",
+    }
 }
 
 impl Edition {
-    /// Every edition, oldest first.
-    pub const ALL: [Edition; 4] = [
-        Edition::Fide2009,
-        Edition::Fide2014,
-        Edition::Fide2018,
-        Edition::Fide2023,
-    ];
     /// The edition in force today.
     pub const NEWEST: Edition = Edition::Fide2023;
-
-    /// The name in options and output (`fide-2023`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Edition::Fide2009 => "fide-2009",
-            Edition::Fide2014 => "fide-2014",
-            Edition::Fide2018 => "fide-2018",
-            Edition::Fide2023 => "fide-2023",
-        }
-    }
-
-    /// The edition of a name (`fide-2018`), if it is one.
-    pub fn from_name(name: &str) -> Option<Edition> {
-        Edition::ALL.into_iter().find(|e| e.name() == name)
-    }
 
     /// The date (y, m, d) from which the edition is in force.
     pub fn in_force_from(self) -> (u32, u32, u32) {
@@ -57,8 +33,10 @@ impl Edition {
     }
 
     fn in_force_on(date: (u32, u32, u32)) -> Edition {
-        Edition::ALL
-            .into_iter()
+        // The name table lists every edition, oldest first.
+        Edition::NAMES
+            .iter()
+            .map(|n| n.value)
             .rev()
             .find(|e| e.in_force_from() <= date)
             .unwrap_or(Edition::Fide2009)

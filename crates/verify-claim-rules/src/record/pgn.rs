@@ -18,18 +18,20 @@ mod tags;
 use lex::skip_spaces;
 pub use lex::token_end;
 
-/// How to read tag values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Encoding {
-    /// UTF-8 where a value is UTF-8, else ISO-8859-1 (the character set the
-    /// PGN standard names, common in old archives); the record says so
-    /// (`GameRecord::latin1`). The default.
-    #[default]
-    Auto,
-    /// UTF-8 only: anything else is an error.
-    Utf8,
-    /// Every tag value is read as ISO-8859-1, UTF-8 or not.
-    Latin1,
+column_draughts::named! {
+    /// How to read tag values.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub enum Encoding {
+        /// UTF-8 where a value is UTF-8, else ISO-8859-1 (the character set the
+        /// PGN standard names, common in old archives); the record says so
+        /// (`GameRecord::latin1`). The default.
+        #[default]
+        Auto = "auto" ("UTF-8 where a tag value is UTF-8, else Latin-1 (with a note)"),
+        /// UTF-8 only: anything else is an error.
+        Utf8 = "utf8" ("UTF-8 only: anything else is an error"),
+        /// Every tag value is read as ISO-8859-1, UTF-8 or not.
+        Latin1 = "latin1" ("Every tag value is Latin-1 (ISO 8859-1)"),
+    }
 }
 
 /// A syntax error: byte offset and message.

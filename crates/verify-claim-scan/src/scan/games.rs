@@ -11,6 +11,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::claims::scan::{Finding, Kind, Outcome};
 use crate::diag::{LineCursor, Place};
+use crate::laws::GameResult;
 use crate::record::GameRecord;
 
 /// One game of the input: its tags, how far it was replayed, how the Laws
@@ -302,15 +303,10 @@ fn tags(rec: &GameRecord<'_>, row: &mut GameLine, buf: &mut String) {
     [row.white_elo, row.black_elo] = elo.map(Option::flatten);
 }
 
-/// "2-0" and the other draughts forms as chess results (the scan's own
-/// reading of a recorded result); `None` for no result.
-fn decisive(r: &str) -> Option<&'static str> {
-    match r.trim() {
-        "1-0" | "2-0" => Some("1-0"),
-        "0-1" | "0-2" => Some("0-1"),
-        "1/2-1/2" | "1-1" | "½-½" => Some("1/2-1/2"),
-        _ => None,
-    }
+/// A recorded result, "2-0" and the other draughts forms read as chess
+/// results (the scan's own reading); `None` for no result (`*` too).
+fn decisive(r: &str) -> Option<GameResult> {
+    GameResult::read(r).filter(|r| *r != GameResult::Unfinished)
 }
 
 impl Draft {
@@ -340,7 +336,7 @@ impl Draft {
             game,
             line,
             plies: outcome.plies,
-            laws_result: end.map(|e| e.result),
+            laws_result: end.map(|e| e.result.name()),
             ended_by: end.map(|e| e.kind.name()),
             ended_ply: end.map(|e| e.ply),
             first_threefold_claimable_ply: threefold,

@@ -364,7 +364,7 @@ mod tests {
             written_move: Some("4...Ng8".to_owned()),
             ..ClaimOptions::default()
         };
-        let r = claim(&opts).map(|r| (r.verdict.valid, r.verdict.written_move));
+        let r = claim(&opts).map(|r| (r.verdict.valid(), r.verdict.written_move));
         assert_eq!(r, Ok((true, Some("Ng8".to_owned()))));
     }
 

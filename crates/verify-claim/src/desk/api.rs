@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use super::engine::{self, ClaimInput};
 use super::{Desk, MAX_BODY};
+use crate::names::{self, Named};
 use crate::watch::serve::http::Request;
 use crate::{Diagnostic, Edition, Side};
 
@@ -171,21 +172,15 @@ fn sheets(sheets: Vec<String>) -> Result<Vec<String>, String> {
 fn claim_input(b: ClaimBody) -> Result<ClaimInput, String> {
     let claimant = match given(b.claimant).as_deref() {
         None => None,
-        Some("white") => Some(Side::White),
-        Some("black") => Some(Side::Black),
-        Some(other) => return Err(format!("\"claimant\": {other:?} is not white or black")),
+        Some(name) => Some(Side::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Side::NAMES.iter().map(|n| n.name).collect();
+            format!("\"claimant\": {name:?} is not {}", one_of(&names))
+        })?),
     };
     let rules = match given(b.rules).as_deref() {
-        None | Some("auto") => None,
-        Some("fide-2009") => Some(Edition::Fide2009),
-        Some("fide-2014") => Some(Edition::Fide2014),
-        Some("fide-2018") => Some(Edition::Fide2018),
-        Some("fide-2023") => Some(Edition::Fide2023),
-        Some(other) => {
-            return Err(format!(
-                "\"rules\": {other:?} is not auto, fide-2009, fide-2014, fide-2018 or fide-2023"
-            ));
-        }
+        None => None,
+        Some(name) => names::auto_or::<Edition>(name)
+            .map_err(|e| format!("\"rules\": {name:?} is not {}", one_of(&e.expected)))?,
     };
     Ok(ClaimInput {
         sheets: sheets(b.sheets)?,
@@ -195,6 +190,15 @@ fn claim_input(b: ClaimBody) -> Result<ClaimInput, String> {
         claimant,
         rules,
     })
+}
+
+/// Names as a sentence lists them: `a, b or c`.
+fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// The JSON body, as `T`; a 400 saying why not.
@@ -312,5 +316,34 @@ mod tests {
         assert!(three.map_err(|e| e.1).and_then(claim_input).is_err());
         let side = parse::<ClaimBody>(br#"{"sheets":["a"],"claimant":"red"}"#);
         assert!(side.map_err(|e| e.1).and_then(claim_input).is_err());
+    }
+
+    /// The claimant and the rules are read by the library's name tables;
+    /// a bad one is named with every name it could have been.
+    #[test]
+    fn claimant_and_rules_by_their_names() {
+        let input = |body: &[u8]| {
+            parse::<ClaimBody>(body)
+                .map_err(|e| e.1)
+                .and_then(claim_input)
+        };
+        let ok = input(br#"{"sheets":["a"],"claimant":"black","rules":"fide-2014"}"#);
+        assert!(
+            ok.is_ok_and(|i| i.claimant == Some(Side::Black) && i.rules == Some(Edition::Fide2014))
+        );
+        let auto = input(br#"{"sheets":["a"],"rules":"auto"}"#);
+        assert!(auto.is_ok_and(|i| i.rules.is_none()));
+        let side = input(br#"{"sheets":["a"],"claimant":"red"}"#).err();
+        assert_eq!(
+            side.as_deref(),
+            Some("\"claimant\": \"red\" is not white or black")
+        );
+        let rules = input(br#"{"sheets":["a"],"rules":"fide-2000"}"#).err();
+        assert_eq!(
+            rules.as_deref(),
+            Some(
+                "\"rules\": \"fide-2000\" is not auto, fide-2009, fide-2014, fide-2018 or fide-2023"
+            )
+        );
     }
 }

@@ -75,10 +75,10 @@ pub fn decide_sheets(
             continue;
         }
         if let Ok((r, _)) = decide_one(i) {
-            verdicts.push((i, r.verdict.valid));
+            verdicts.push((i, r.verdict.valid()));
         }
     }
-    let depends = verdicts.iter().any(|v| v.1 != report.verdict.valid);
+    let depends = verdicts.iter().any(|v| v.1 != report.verdict.valid());
     Ok(SheetClaim {
         written_from_sheet: written_last.then(|| best.moves.last().cloned()).flatten(),
         report,
@@ -106,7 +106,7 @@ impl SheetClaim {
                 }),
             );
             map.insert("depends_on_reading".into(), json!(self.depends_on_reading));
-            map.insert("valid".into(), json!(self.report.verdict.valid));
+            map.insert("valid".into(), json!(self.report.verdict.valid()));
         }
         v
     }
@@ -154,7 +154,7 @@ impl SheetClaim {
         let word = |v: bool| if v { "valid" } else { "not valid" };
         s.push_str(&format!(
             "  Reading 1 (best): the claim is {}\n",
-            word(self.report.verdict.valid)
+            word(self.report.verdict.valid())
         ));
         for (i, v) in &self.verdicts {
             s.push_str(&format!("  Reading {}: the claim is {}\n", i + 1, word(*v)));

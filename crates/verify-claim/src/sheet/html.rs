@@ -70,7 +70,7 @@ pub fn depends_notice(c: &SheetClaim) -> String {
         String::from("<p class=\"depends\"><strong>The verdict depends on the reading.</strong> ");
     s.push_str(&format!(
         "Reading 1 (best): {}.",
-        word(c.report.verdict.valid)
+        word(c.report.verdict.valid())
     ));
     for (i, v) in &c.verdicts {
         s.push_str(&format!(" Reading {}: {}.", i + 1, word(*v)));

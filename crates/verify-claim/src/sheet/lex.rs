@@ -9,6 +9,7 @@
 //! line and column for the placed errors and the report.
 
 use crate::diag::{Diagnostic, DiagnosticKind, Place};
+use crate::laws::GameResult;
 
 /// The longest game the Laws allow is under 6,000 moves (the 75-move rule,
 /// 9.6.2, bounds it): a sheet of more rows is not one game's record, and
@@ -44,14 +45,23 @@ pub struct Lexed {
     /// The line of each tag.
     pub tag_lines: Vec<u32>,
     pub boxes: Vec<Cell>,
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// The move number written on the first row, if any.
     pub first_number: Option<u32>,
 }
 
 /// What marks an empty box.
 const EMPTY: &[&str] = &["-", "—", "–", "...", "…", "?", "..", "--"];
-const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "½-½", "½–½", "*"];
+/// The results a sheet may end with, as written by hand (a `½` with a
+/// hyphen or an en dash).
+const RESULTS: &[(&str, GameResult)] = &[
+    ("1-0", GameResult::WhiteWins),
+    ("0-1", GameResult::BlackWins),
+    ("1/2-1/2", GameResult::Draw),
+    ("½-½", GameResult::Draw),
+    ("½–½", GameResult::Draw),
+    ("*", GameResult::Unfinished),
+];
 
 /// The text of the sheet: UTF-8, else Latin-1 (issue 41); control bytes
 /// other than tab, CR, LF and form feed make it a binary file.
@@ -149,7 +159,7 @@ struct Rows {
     /// Each row: its line, its number label, its boxes.
     rows: Vec<(u32, Option<u32>, Vec<Cell>)>,
     numbered: bool,
-    result: Option<(String, Place)>,
+    result: Option<(GameResult, Place)>,
     first_number: Option<u32>,
 }
 
@@ -397,8 +407,8 @@ fn words_line(rows: &mut Rows, line: &str, n: u32) -> Result<bool, (u32, String)
             }
             t = rest;
         }
-        if RESULTS.contains(&t) {
-            rows.result = Some((t.to_owned(), place));
+        if let Some(&(_, result)) = RESULTS.iter().find(|r| r.0 == t) {
+            rows.result = Some((result, place));
             continue;
         }
         if rows.result.is_some() {

@@ -141,7 +141,7 @@ pub struct Reconstruction {
     /// The start position, when the sheet gives one (FEN tag).
     pub start_fen: Option<String>,
     /// The result written at the end of a sheet.
-    pub result: Option<String>,
+    pub result: Option<crate::laws::GameResult>,
     /// The fullmove number of the start.
     pub first_move_number: u32,
     /// Whether Black moves first.
@@ -329,7 +329,7 @@ fn run<G: SheetGame>(
         states: out.states,
         start_fen: tags.iter().find(|t| t.0 == "FEN").map(|_| G::fen(&start)),
         tags,
-        result: lexed.iter().find_map(|l| l.result.clone()),
+        result: lexed.iter().find_map(|l| l.result),
         first_move_number: G::move_number(&start),
         black_first,
         gap: None,

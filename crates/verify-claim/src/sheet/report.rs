@@ -68,12 +68,11 @@ impl Reconstruction {
                 ));
             }
         }
-        let result = self.result.clone().unwrap_or_else(|| "*".into());
-        let result = if result == "½-½" || result == "½–½" {
-            "1/2-1/2".into()
-        } else {
-            result
-        };
+        let result = self
+            .result
+            .unwrap_or(crate::laws::GameResult::Unfinished)
+            .name()
+            .to_owned();
         out.push_str(&format!("[Result \"{result}\"]\n\n"));
         let mut words: Vec<String> = Vec::new();
         for (p, m) in r.moves.iter().enumerate() {

@@ -17,7 +17,7 @@ use crate::claims::scan::{Kind, ScanOptions, rulebook_of, scan_record};
 use crate::claims::{self, Replay, replay::numbered};
 use crate::diag::{Place, place_of};
 use crate::game::Game;
-use crate::laws::Rulebook;
+use crate::laws::{GameResult, Rulebook};
 use crate::record::GameRecord;
 
 /// How the game ended, once said.
@@ -274,7 +274,11 @@ impl Board {
                 (r, Some(e))
             }
         };
-        let set = |r: Option<&str>| r.map(str::trim).is_some_and(|r| !r.is_empty() && r != "*");
+        let set = |r: Option<&str>| {
+            r.map(str::trim).is_some_and(|r| {
+                !r.is_empty() && GameResult::read(r) != Some(GameResult::Unfinished)
+            })
+        };
         let decided = set(record.tag("Result")) || set(record.result.map(|r| r.text));
         for p in self.avail.len()..=replay.len() {
             self.ply::<G>(&replay, rules, cx, p, out);
@@ -420,7 +424,8 @@ impl Board {
         out: &mut Vec<Event>,
     ) {
         fn set(r: Option<&str>) -> Option<&str> {
-            r.map(str::trim).filter(|r| !r.is_empty() && *r != "*")
+            r.map(str::trim)
+                .filter(|r| !r.is_empty() && GameResult::read(r) != Some(GameResult::Unfinished))
         }
         let recorded = set(record.tag("Result")).or(set(record.result.map(|r| r.text)));
         if recorded == self.result.as_deref() {

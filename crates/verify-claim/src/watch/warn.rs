@@ -99,7 +99,7 @@ impl Warned {
                         i.rules.repetition.board
                     ),
                 );
-                e.reason = Some(i.rules.repetition_rule);
+                e.reason = Some(i.rules.repetition_rule.name());
                 e.article = Some(i.rules.repetition.board);
                 e.side = Some(G::side_to_move(&pos));
                 out.push(e);

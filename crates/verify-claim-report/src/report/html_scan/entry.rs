@@ -106,6 +106,16 @@ fn sentence(t: &str) -> String {
     }
 }
 
+/// Whether `word` is a decided result as the output writes it (`1-0`,
+/// `0-1`, `1/2-1/2`: their names, not the aliases a record may use).
+fn is_decided_result(word: &str) -> bool {
+    use crate::laws::GameResult;
+    use column_draughts::names::Named;
+    GameResult::NAMES
+        .iter()
+        .any(|n| n.name == word && n.value != GameResult::Unfinished)
+}
+
 /// The results in a text ("1/2-1/2", "1-0", "0-1"), each kept on one line.
 fn nowrap_results(t: &str) -> String {
     let mut out = String::with_capacity(t.len() + 32);
@@ -114,7 +124,7 @@ fn nowrap_results(t: &str) -> String {
             out.push(' ');
         }
         let core = word.trim_end_matches([',', '.', ':', ';', ')']);
-        if matches!(core, "1/2-1/2" | "1-0" | "0-1") {
+        if is_decided_result(core) {
             let _ = write!(
                 out,
                 "<span class=\"nw\">{core}</span>{}",

@@ -34,7 +34,7 @@ fn rules_words(r: RulesChoice) -> String {
             "the FIDE Laws of Chess in force on each game's Date (the latest edition without one)"
                 .to_owned()
         }
-        RulesChoice::Fixed(e) => format!("the {}", rulebook_words(e.name())),
+        RulesChoice::Fixed(e) => format!("the {}", rulebook_words(crate::laws::Laws::Fide(e))),
     }
 }
 

@@ -6,20 +6,8 @@
 
 use super::{End, Finding, Kind, ScanOptions, info, mismatch};
 use crate::game::{Game, Side, Win};
-use crate::laws::Rulebook;
+use crate::laws::{GameResult, Rulebook};
 use crate::record::GameRecord;
-
-/// Normalises a recorded result ("2-0" → "1-0" and so on); `None` for
-/// anything that is not a result.
-fn normal_result(r: &str) -> Option<&'static str> {
-    match r.trim() {
-        "1-0" | "2-0" => Some("1-0"),
-        "0-1" | "0-2" => Some("0-1"),
-        "1/2-1/2" | "1-1" | "½-½" => Some("1/2-1/2"),
-        "*" => Some("*"),
-        _ => None,
-    }
-}
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn check_result<G: Game>(
@@ -43,15 +31,16 @@ pub(super) fn check_result<G: Game>(
         .filter(|t| !t.is_empty());
     let marker = record.result.map(|r| r.text);
     if let (Some(t), Some(m)) = (tag, marker)
-        && normal_result(t) != normal_result(m)
+        && GameResult::read(t) != GameResult::read(m)
     {
         out.push(tag_mismatch(n, end_offset, t, m, end));
     }
-    let recorded = tag.or(marker);
-    let Some(recorded_norm) = recorded.and_then(normal_result) else {
+    // The result as recorded (its text, printed), and what it means.
+    let Some((recorded, recorded_norm)) =
+        tag.or(marker).and_then(|r| Some((r, GameResult::read(r)?)))
+    else {
         return;
     };
-    let recorded = recorded.unwrap_or("*");
     if let Some(e) = end {
         ended_result(record, n, e, recorded, recorded_norm, end_offset, out);
         return;
@@ -68,7 +57,7 @@ pub(super) fn check_result<G: Game>(
         out,
     );
     if let Some(min) = opts.min_draw_moves
-        && recorded_norm == "1/2-1/2"
+        && recorded_norm == GameResult::Draw
         && !claimable_at_end
     {
         let authority = rules.early_draw_authority();
@@ -99,7 +88,7 @@ fn tag_mismatch(n: usize, offset: usize, tag: &str, marker: &str, end: Option<En
     }
     Finding {
         recorded: Some(tag.to_owned()),
-        expected: end.map(|e| e.result.to_owned()),
+        expected: end.map(|e| e.result.name().to_owned()),
         ..info(Kind::ResultTagMismatch, n, offset, None, None, message)
     }
 }
@@ -112,13 +101,13 @@ fn ended_result(
     n: usize,
     e: End,
     recorded: &str,
-    recorded_norm: &str,
+    recorded_norm: GameResult,
     end_offset: usize,
     out: &mut Vec<Finding>,
 ) {
     let how = e.kind.name().replace('-', " ");
     if e.ply >= n {
-        if recorded_norm != "*" && recorded_norm != e.result {
+        if recorded_norm != GameResult::Unfinished && recorded_norm != e.result {
             let message = format!(
                 "recorded {recorded}, but the game ended by {how}: {}",
                 e.result
@@ -132,13 +121,13 @@ fn ended_result(
         crate::words::moves(n - e.ply),
         e.ply
     );
-    if recorded_norm == e.result || recorded_norm == "*" {
+    if recorded_norm == e.result || recorded_norm == GameResult::Unfinished {
         // The result stands; only the record goes on (a common scoresheet
         // habit): a warning at the first extra move.
         let offset = record.moves.get(e.ply).map_or(end_offset, |m| m.offset);
         out.push(Finding {
             recorded: Some(recorded.to_owned()),
-            expected: Some(e.result.to_owned()),
+            expected: Some(e.result.name().to_owned()),
             ..info(
                 Kind::MovesAfterEnd,
                 e.ply,
@@ -206,14 +195,12 @@ fn unwinnable_loss<G: Game>(
     n: usize,
     final_pos: &G::Position,
     recorded: &str,
-    recorded_norm: &str,
+    recorded_norm: GameResult,
     offset: usize,
     out: &mut Vec<Finding>,
 ) {
-    let winner = match recorded_norm {
-        "1-0" => Side::White,
-        "0-1" => Side::Black,
-        _ => return,
+    let Some(winner) = recorded_norm.winner() else {
+        return;
     };
     let term = record.tag("Termination").unwrap_or("").to_ascii_lowercase();
     let (kind, how, on_time) = if term.contains("time") {
@@ -244,7 +231,7 @@ fn unwinnable_loss<G: Game>(
         n,
         offset,
         recorded,
-        "1/2-1/2",
+        GameResult::Draw,
         format!(
             "recorded {recorded} (won {how}), but {} could not checkmate: a draw ({article})",
             winner.title()

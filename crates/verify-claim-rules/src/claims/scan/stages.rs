@@ -6,9 +6,9 @@
 //! of the game once found, is kept in [`Scan`].
 
 use super::history::History;
-use super::{End, Finding, Kind, info, win_for};
+use super::{End, Finding, Kind, info};
 use crate::game::{Ending, Game, Side};
-use crate::laws::Rulebook;
+use crate::laws::{GameResult, Rule, Rulebook};
 use crate::record::GameRecord;
 
 /// What is known of the position at one ply before any check.
@@ -92,10 +92,9 @@ impl<'a, G: Game> Scan<'a, G> {
             check_material: true,
             end: None,
             claimable_at_end: false,
-            count_kind: if rules.count_rule == "fifty-move" {
-                Kind::FiftyMoveClaimable
-            } else {
-                Kind::UnchangedMaterialClaimable
+            count_kind: match rules.count_rule {
+                Rule::UnchangedMaterial => Kind::UnchangedMaterialClaimable,
+                Rule::FiftyMove | Rule::ThreefoldRepetition => Kind::FiftyMoveClaimable,
             },
             count_from: rules
                 .automatic
@@ -163,7 +162,7 @@ impl<'a, G: Game> Scan<'a, G> {
     }
 
     /// A finding that ends the game here (unless it ended earlier).
-    fn end_with(&mut self, finding: Finding, result: &'static str) {
+    fn end_with(&mut self, finding: Finding, result: GameResult) {
         if self.end.is_none() {
             self.end = Some(End {
                 ply: finding.ply,
@@ -179,7 +178,7 @@ impl<'a, G: Game> Scan<'a, G> {
     fn draw(&mut self, kind: Kind, ply: &Ply, message: String) {
         self.end_with(
             info(kind, ply.p, ply.offset, None, None, message),
-            "1/2-1/2",
+            GameResult::Draw,
         );
     }
 
@@ -402,12 +401,12 @@ impl<'a, G: Game> Scan<'a, G> {
         let (kind, result, message) = match e {
             Ending::Checkmate => (
                 Kind::Checkmate,
-                win_for(side.other()),
+                GameResult::win_for(side.other()),
                 format!("{} is checkmated ({article})", side.title()),
             ),
             Ending::Stalemate => (
                 Kind::Stalemate,
-                "1/2-1/2",
+                GameResult::Draw,
                 format!(
                     "{} is stalemated: the game is drawn ({article})",
                     side.title()
@@ -415,7 +414,7 @@ impl<'a, G: Game> Scan<'a, G> {
             ),
             Ending::NoMoves => (
                 Kind::NoMoves,
-                win_for(side.other()),
+                GameResult::win_for(side.other()),
                 format!("{} cannot move and has lost ({article})", side.title()),
             ),
             // Reported by its own stage, when the material changes.

@@ -4,7 +4,7 @@
 use super::{Board, Context, Event, EventKind};
 use crate::claims::{self, ClaimKind, ClaimRequest, Form, Replay, replay::numbered};
 use crate::game::Game;
-use crate::laws::Rulebook;
+use crate::laws::{Rule, Rulebook};
 
 /// How a claim stands at a ply: not available, by writing a move, on the
 /// board.
@@ -38,9 +38,9 @@ impl Board {
             return;
         }
         let mut grounds: Grounds = [None, None];
-        for g in verdict.grounds {
-            let i = usize::from(g.rule != rules.repetition_rule);
-            grounds[i].get_or_insert((g, None));
+        for g in verdict.grounds() {
+            let i = usize::from(g.rule.is_count());
+            grounds[i].get_or_insert((g.clone(), None));
         }
         written_grounds(replay, rules, p, search, &mut grounds);
         let form = |g: &Option<(claims::Ground, Option<String>)>| match g {
@@ -51,7 +51,7 @@ impl Board {
         let now = [form(&grounds[0]), form(&grounds[1])];
         let before = p.checked_sub(2).and_then(|q| self.avail.get(q)).copied();
         self.avail.push(now);
-        self.claims_available(rules, cx, p, verdict.claimant, grounds, before, out);
+        self.claims_available(cx, p, verdict.claimant, grounds, before, out);
     }
 
     /// The events of the claims that became available at ply `p` (said
@@ -59,7 +59,6 @@ impl Board {
     #[allow(clippy::too_many_arguments)]
     fn claims_available(
         &mut self,
-        rules: &Rulebook,
         cx: &Context<'_>,
         p: usize,
         side: crate::game::Side,
@@ -70,19 +69,11 @@ impl Board {
         let mut claims = Vec::new();
         for (i, g) in grounds.into_iter().enumerate() {
             let Some((ground, mv)) = g else { continue };
-            let rule = if i == 0 {
-                0
-            } else if rules.count_rule == "fifty-move" {
-                1
-            } else {
-                2
+            let (words, short) = match ground.rule {
+                Rule::ThreefoldRepetition => ("threefold repetition", "threefold"),
+                Rule::FiftyMove => ("the fifty-move rule", "fifty moves"),
+                Rule::UnchangedMaterial => ("unchanged material", "material"),
             };
-            let words = [
-                "threefold repetition",
-                "the fifty-move rule",
-                "unchanged material",
-            ][rule];
-            let short = ["threefold", "fifty moves", "material"][rule];
             claims.push(match &mv {
                 Some(m) => format!("{short} by writing {m}"),
                 None => format!("{short} on the board"),
@@ -109,7 +100,7 @@ impl Board {
             e.side = Some(side);
             e.mv = mv;
             e.article = Some(ground.article);
-            e.reason = Some(ground.rule);
+            e.reason = Some(ground.rule.name());
             out.push(e);
         }
         self.claim_state = if claims.is_empty() {
@@ -186,9 +177,10 @@ fn written_grounds<G: Game>(
         };
         let rule = [rules.repetition_rule, rules.count_rule][i];
         if let Some(g) = v
-            .grounds
-            .into_iter()
+            .grounds()
+            .iter()
             .find(|g| g.rule == rule && g.form == Form::WrittenMove)
+            .cloned()
         {
             grounds[i] = Some((g, Some(numbered::<G>(pos, &san))));
         }
