@@ -28,3 +28,7 @@ pub mod game;
 pub mod laws;
 pub mod record;
 pub mod words;
+
+/// The name tables of the rule vocabulary's enums (`Named`): the draughts
+/// crate's, where `Side` and `Search` have theirs.
+pub use column_draughts::names;

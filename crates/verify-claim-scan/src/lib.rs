@@ -18,4 +18,4 @@ pub mod output;
 pub mod scan;
 
 // The rules core, under the names its modules had in one crate.
-use verify_claim_rules::{claims, diag, game, record};
+use verify_claim_rules::{claims, diag, game, laws, record};

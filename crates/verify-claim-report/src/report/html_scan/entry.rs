@@ -110,7 +110,7 @@ fn sentence(t: &str) -> String {
 /// `0-1`, `1/2-1/2`: their names, not the aliases a record may use).
 fn is_decided_result(word: &str) -> bool {
     use crate::laws::GameResult;
-    use column_draughts::names::Named;
+    use verify_claim_rules::names::Named;
     GameResult::NAMES
         .iter()
         .any(|n| n.name == word && n.value != GameResult::Unfinished)
