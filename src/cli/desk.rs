@@ -17,7 +17,7 @@ use super::Outcome;
 #[command(
     after_help = "Prints the page's URL, then serves until Ctrl-C (exit status 0; 2 for bad options or an address in use)."
 )]
-pub struct DeskArgs {
+pub(crate) struct DeskArgs {
     /// The address and port to serve (port 0: any free port); another address than loopback needs --token.
     #[arg(value_name = "ADDR:PORT", default_value = verify_claim::watching::DESK_ADDR)]
     pub addr: String,
@@ -27,7 +27,7 @@ pub struct DeskArgs {
     pub token: Option<String>,
 }
 
-pub fn run(args: &DeskArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: &DeskArgs) -> Result<Outcome, Diagnostic> {
     let fail = |m: String| {
         let kind = verify_claim::DiagnosticKind::Io(std::io::ErrorKind::Other);
         Diagnostic::new(kind, "verify-claim desk", None, m)

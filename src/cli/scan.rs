@@ -12,7 +12,7 @@ use verify_claim::output::escape;
 use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ScanFormat {
+pub(crate) enum ScanFormat {
     Text,
     Jsonl,
     Csv,
@@ -24,7 +24,7 @@ pub enum ScanFormat {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
+pub(crate) enum FailOn {
     Error,
     Warning,
     Never,
@@ -34,7 +34,7 @@ pub enum FailOn {
 #[command(
     after_help = "Exit status: 1 if a finding is at or above --fail-on; 2 if an input could not be read, no input held a game, or the output could not be written; 0 otherwise, and when the output was closed by its reader (`| head`), which ends the scan quietly."
 )]
-pub struct ScanArgs {
+pub(crate) struct ScanArgs {
     /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
     #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
@@ -80,7 +80,7 @@ pub struct ScanArgs {
 
 /// The most worker threads a scan starts: more only cost memory (each has
 /// its own stack and buffers), and far more cannot be started at all.
-pub const MAX_JOBS: u64 = verify_claim::MAX_JOBS as u64;
+pub(super) const MAX_JOBS: u64 = verify_claim::MAX_JOBS as u64;
 
 fn jobs_in_range() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_JOBS)
@@ -265,7 +265,7 @@ fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sin
     verify_claim::html_printer(head, out)
 }
 
-pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());

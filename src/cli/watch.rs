@@ -13,7 +13,7 @@ use verify_claim::watching as view;
 use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WatchFormat {
+pub(crate) enum WatchFormat {
     /// A live view on a terminal; elsewhere one line per event.
     Text,
     /// One JSON object per event.
@@ -24,7 +24,7 @@ pub enum WatchFormat {
 #[command(
     after_help = "Runs until Ctrl-C, then prints a summary on stderr (exit status 0; 2 for bad options)."
 )]
-pub struct WatchArgs {
+pub(crate) struct WatchArgs {
     /// Files (they may appear later) and folders (every .pgn and .pdn below, new ones included).
     #[arg(required = true)]
     pub paths: Vec<String>,
@@ -68,7 +68,7 @@ impl WatchArgs {
     }
 }
 
-pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).map_err(|e| {

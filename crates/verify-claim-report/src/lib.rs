@@ -8,6 +8,7 @@
 //! `verify-claim` facade's. This crate's items are its door, not a stable
 //! interface.
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub, unnameable_types)]
 
 pub mod report;
 

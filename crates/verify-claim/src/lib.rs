@@ -188,6 +188,7 @@
 //! ([`watching`], [`output`], [`html_printer`], [`chess_position`] are
 //! its entry points).
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub, unnameable_types)]
 #![warn(missing_docs)]
 
 mod api;
@@ -267,6 +268,13 @@ pub mod watching {
     };
     pub use crate::watch::view::{Lines, Live, Sink};
     pub use crate::watch::{Config, Summary, run};
+    // The types the items above take or give, nameable (`unnameable_types`).
+    pub use crate::desk::Desk;
+    pub use crate::watch::Watched;
+    pub use crate::watch::events::{Board, Context};
+    pub use crate::watch::look::{Look, Twice};
+    pub use crate::watch::schema::{Event, EventJson, EventKind, GameId};
+    pub use crate::watch::serve::hub::{Batch, BoardJson, Hub};
 }
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,10 @@
 //! the positions that have stood twice. Computed when the board's record
 //! changes, from the same replay the events come from.
 
+// The page's fields are /state's, documented in docs/watch.md; public for
+// the binary's views (`watching`).
+#![allow(missing_docs)]
+
 use serde::Serialize;
 
 use crate::claims::Replay;
@@ -50,7 +54,7 @@ pub struct Twice {
 /// The page's view of a replayed record under `rules`. `bytes` is the
 /// file the record was read from (the comments after each move are read there) and `end`
 /// where the record ends in it.
-pub fn of<G: Game>(replay: &Replay<G>, rules: &Rulebook, bytes: &[u8], end: usize) -> Look {
+pub(crate) fn of<G: Game>(replay: &Replay<G>, rules: &Rulebook, bytes: &[u8], end: usize) -> Look {
     let n = replay.len();
     let pos = replay.position(n);
     let title = format!("the position after {}", replay.label(n));

@@ -8,17 +8,17 @@
 //! emitted once, [`view`] prints them (a live view on a terminal, JSON lines
 //! elsewhere). This module is the polling loop and the per-file state.
 
-pub mod discover;
-pub mod events;
-pub mod follow;
-pub mod livechess;
-pub mod look;
-pub mod queue;
-pub mod schema;
-pub mod serve;
-pub mod view;
-pub mod warn;
-pub mod words;
+pub(crate) mod discover;
+pub(crate) mod events;
+pub(crate) mod follow;
+pub(crate) mod livechess;
+pub(crate) mod look;
+pub(crate) mod queue;
+pub(crate) mod schema;
+pub(crate) mod serve;
+pub(crate) mod view;
+pub(crate) mod warn;
+pub(crate) mod words;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -35,9 +35,9 @@ use follow::{Follow, Poll};
 
 /// At most this many files are followed at once (a folder of round files
 /// grows by one a round). A file deleted from a folder gives its place up.
-pub const MAX_FILES: usize = 1000;
+pub(crate) const MAX_FILES: usize = 1000;
 /// At most this many boards per file.
-pub const MAX_BOARDS: usize = 2000;
+pub(crate) const MAX_BOARDS: usize = 2000;
 
 /// What to watch and how.
 pub struct Config {
@@ -89,6 +89,7 @@ impl Summary {
 }
 
 /// One followed file and its boards, in file order.
+#[allow(missing_docs)] // public for the binary's views (`watching`)
 pub struct Watched {
     pub file: Arc<str>,
     follow: Follow,
@@ -112,6 +113,7 @@ pub struct Watched {
 }
 
 impl Watched {
+    /// The file followed.
     pub fn path(&self) -> &std::path::Path {
         &self.follow.path
     }
@@ -121,6 +123,7 @@ impl Watched {
         self.index.keys()
     }
 
+    /// A file to follow, not read yet.
     pub fn new(path: PathBuf) -> Watched {
         Watched {
             file: Arc::from(path.display().to_string()),
@@ -238,7 +241,7 @@ impl Watched {
 }
 
 /// Every followed file.
-pub struct Watcher {
+pub(crate) struct Watcher {
     config: Config,
     stop: Arc<AtomicBool>,
     pub files: Vec<Watched>,
@@ -249,7 +252,7 @@ pub struct Watcher {
 }
 
 impl Watcher {
-    pub fn new(config: Config, stop: Arc<AtomicBool>) -> Watcher {
+    pub(crate) fn new(config: Config, stop: Arc<AtomicBool>) -> Watcher {
         Watcher {
             config,
             stop,
@@ -318,7 +321,7 @@ impl Watcher {
     }
 
     /// One poll of every file; the new events, in file order.
-    pub fn poll(&mut self, now: Instant, emit: &mut dyn FnMut(Event)) {
+    pub(crate) fn poll(&mut self, now: Instant, emit: &mut dyn FnMut(Event)) {
         let targets = self.discover.targets(&self.config.paths);
         self.take_new(&targets, emit);
         // A file no longer listed (deleted from a folder, or a named path
@@ -367,7 +370,7 @@ impl Watcher {
         }
     }
 
-    pub fn interval(&self) -> Duration {
+    pub(crate) fn interval(&self) -> Duration {
         self.config.interval
     }
 }

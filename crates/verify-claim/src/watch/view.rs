@@ -22,18 +22,18 @@ pub trait Sink {
 }
 
 /// RFC 3339 in UTC, with milliseconds.
-pub fn timestamp(t: SystemTime) -> String {
+pub(crate) fn timestamp(t: SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
 /// The JSON object of an event ([`EventJson`]: the first fields are the
 /// contract; the others appear when they apply).
-pub fn json(e: &Event, time: SystemTime) -> serde_json::Value {
+pub(crate) fn json(e: &Event, time: SystemTime) -> serde_json::Value {
     serde_json::to_value(EventJson::of(e, time)).unwrap_or_default()
 }
 
 /// One line of text per event.
-pub fn line(e: &Event, time: SystemTime) -> String {
+pub(crate) fn line(e: &Event, time: SystemTime) -> String {
     line_in(e, time, &e.file)
 }
 
@@ -241,7 +241,7 @@ impl<W: Write> Live<W> {
 /// The text in lines of at most `n` characters, broken at spaces (a word
 /// longer than a line is cut into pieces). Runs of spaces inside a line
 /// (a row's columns) and at its start (its margin) are kept.
-pub fn wrap(s: &str, n: usize) -> Vec<String> {
+pub(crate) fn wrap(s: &str, n: usize) -> Vec<String> {
     let n = n.max(10);
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();

@@ -13,7 +13,7 @@ use crate::claims::scan::{Kind, Severity};
 use crate::scan::Row;
 
 /// The page's own style (the shared one is `page::CSS`).
-pub const CSS: &str = r#"
+pub(super) const CSS: &str = r#"
 main.scan { display: flex; flex-direction: column; }
 main.scan > .summary { order: -1; }
 main.scan > section > h2 { font-size: 14pt; }
@@ -37,7 +37,7 @@ details { margin: .3em 0; } details > summary { cursor: pointer; }
 
 /// A section's text and the game it is writing.
 #[derive(Default)]
-pub struct Entry {
+pub(super) struct Entry {
     pub text: String,
     current: Option<(String, usize)>,
     /// The ply last drawn in that game (findings at one ply share it).
@@ -45,7 +45,7 @@ pub struct Entry {
 }
 
 /// "White – Black", or nothing when neither is named ("?" names no one).
-pub fn players(white: &str, black: &str) -> String {
+pub(super) fn players(white: &str, black: &str) -> String {
     let unnamed = |n: &str| n.is_empty() || n == "?";
     if unnamed(white) && unnamed(black) {
         String::new()
@@ -55,7 +55,7 @@ pub fn players(white: &str, black: &str) -> String {
 }
 
 /// The anchor of a game's heading in the section of `sev`.
-pub fn anchor(sev: Severity, file: &str, game: usize) -> String {
+pub(super) fn anchor(sev: Severity, file: &str, game: usize) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (file, game).hash(&mut h);
     let prefix = match sev {
@@ -69,7 +69,7 @@ pub fn anchor(sev: Severity, file: &str, game: usize) -> String {
 /// A game end the Laws make by themselves: the record agrees with it
 /// unless a result-mismatch says otherwise (drawn there), so its position
 /// is not drawn unless asked.
-pub fn automatic_end(k: Kind) -> bool {
+pub(super) fn automatic_end(k: Kind) -> bool {
     matches!(
         k,
         Kind::Checkmate
@@ -139,7 +139,7 @@ fn nowrap_results(t: &str) -> String {
 
 impl Entry {
     /// Opens the heading of `r`'s game when it is not the one being written.
-    pub fn game(&mut self, r: &Row<'_>, sev: Severity, s: &mut String) {
+    pub(super) fn game(&mut self, r: &Row<'_>, sev: Severity, s: &mut String) {
         let key = (r.file.to_owned(), r.game);
         if self.current.as_ref() == Some(&key) {
             return;
@@ -157,7 +157,7 @@ impl Entry {
         self.drawn_ply = None;
     }
 
-    pub fn close(&mut self, s: &mut String) {
+    pub(super) fn close(&mut self, s: &mut String) {
         if self.current.take().is_some() {
             s.push_str("</section>\n");
         }
@@ -165,7 +165,7 @@ impl Entry {
 
     /// One finding; `draw`: with its diagram; `named`: the line names its
     /// game (entries not under a game heading).
-    pub fn finding(&mut self, r: &Row<'_>, draw: bool, named: bool, s: &mut String) {
+    pub(super) fn finding(&mut self, r: &Row<'_>, draw: bool, named: bool, s: &mut String) {
         let f = &r.placed.finding;
         s.push_str("<div class=\"finding\">");
         // A parse error at ply 0 has no position of its own to show.

@@ -162,7 +162,7 @@ fn games(v: &View<'_>, s: &mut String) {
 }
 
 /// The summary, shown first.
-pub fn summary(v: &View<'_>) -> String {
+pub(super) fn summary(v: &View<'_>) -> String {
     let mut s = String::from("<section class=\"summary\">");
     header(v, &mut s);
     s.push_str("<h2>Findings</h2><p>Sections: <a href=\"#errors\">errors</a>");

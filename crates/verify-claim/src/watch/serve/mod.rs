@@ -12,8 +12,8 @@
 //! only unless another address is named, and then only with a token.
 
 mod heads;
-pub mod http;
-mod hub;
+pub(crate) mod http;
+pub(crate) mod hub;
 mod page;
 mod stream;
 
@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::SystemTime;
 
-pub use hub::{BoardJson, Hub};
-pub use stream::CSP;
+pub(crate) use hub::{BoardJson, Hub};
+pub(crate) use stream::CSP;
 
 use super::Watched;
 use super::events::Event;
@@ -36,11 +36,11 @@ use super::view::Sink;
 /// The address served when `--serve` names none.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8040";
 /// At most this many event streams at once (more get a 503).
-pub const MAX_STREAMS: usize = 256;
+pub(crate) const MAX_STREAMS: usize = 256;
 /// At most this many connections at once, streams included (more get a
 /// 503 at once, unless a slow head can be closed to make room); each has
 /// a thread until it is answered.
-pub const MAX_CONNECTIONS: usize = MAX_STREAMS + 64;
+pub(crate) const MAX_CONNECTIONS: usize = MAX_STREAMS + 64;
 
 /// Where and how to serve.
 pub struct Options {
