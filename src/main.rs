@@ -1,4 +1,5 @@
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub, unnameable_types)]
 
 //! The `verify-claim` binary: the command line (clap, man pages,
 //! completions, the progress bar) over the `verify_claim` library.

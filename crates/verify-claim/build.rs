@@ -4,8 +4,8 @@
 //! `../shared` (the corpora and labels beside the crate) is absent,
 //! `cfg(no_oracle)` when no Python with python-chess is found (looked for
 //! only when `../shared` is there, so a build outside the project's
-//! checkout never runs Python), `cfg(no_pzstd)` when Debian's `pzstd` is
-//! not on the PATH. Libtest cannot ignore a test at run time;
+//! checkout never runs Python) (`pzstd` is the scan crate's build.rs's
+//! question). Libtest cannot ignore a test at run time;
 //! the integration tests decide at run time instead (tests/common/harness.rs).
 //!
 //! With `VERIFY_CLAIM_REQUIRE_ORACLE` set (CI) neither is set: the tests
@@ -14,12 +14,10 @@
 //! adding `../shared` or installing python-chess elsewhere, `touch build.rs`.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(no_shared)");
     println!("cargo::rustc-check-cfg=cfg(no_oracle)");
-    println!("cargo::rustc-check-cfg=cfg(no_pzstd)");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=../test-support/src/oracle_python.rs");
     println!("cargo::rerun-if-env-changed=VERIFY_CLAIM_REQUIRE_ORACLE");
@@ -28,9 +26,6 @@ fn main() {
         std::env::var("VERIFY_CLAIM_REQUIRE_ORACLE").is_ok_and(|v| !v.is_empty() && v != "0");
     if required {
         return;
-    }
-    if !runs("pzstd", &["--version"]) {
-        println!("cargo::rustc-cfg=no_pzstd");
     }
     let labels = Path::new("../../../shared/labels");
     if !labels.is_dir() {
@@ -42,16 +37,6 @@ fn main() {
     if !has_python_chess() {
         println!("cargo::rustc-cfg=no_oracle");
     }
-}
-
-/// Whether `program args` runs and succeeds.
-fn runs(program: &str, args: &[&str]) -> bool {
-    Command::new(program)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 #[path = "../test-support/src/oracle_python.rs"]

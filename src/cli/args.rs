@@ -3,15 +3,14 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
-use verify_claim::claims::scan::{RulesChoice, ScanOptions};
 use verify_claim::names::{self, Name, Named};
-use verify_claim::{ColumnRules, Edition, Encoding, GameType, Search};
+use verify_claim::{ColumnRules, Edition, Encoding, GameType, RulesChoice, ScanOptions, Search};
 
 /// The options that say which rules apply and how to read a record,
 /// the same in `claim`, `scan` and `watch`.
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Rules and records")]
-pub struct RecordOptions {
+pub(crate) struct RecordOptions {
     /// The edition of the Laws (auto: in force on each game's Date).
     #[arg(long, value_parser = auto_or::<Edition>(), default_value = "auto")]
     pub rules: Auto<Edition>,
@@ -28,7 +27,11 @@ pub struct RecordOptions {
 
 impl RecordOptions {
     /// The scan engine's options (scan and watch) with these rules.
-    pub fn scan_options(&self, dead_search: Search, min_draw_moves: Option<u32>) -> ScanOptions {
+    pub(crate) fn scan_options(
+        &self,
+        dead_search: Search,
+        min_draw_moves: Option<u32>,
+    ) -> ScanOptions {
         ScanOptions {
             rules: self.rules.map_or(RulesChoice::Auto, RulesChoice::Fixed),
             min_draw_moves,
@@ -40,7 +43,7 @@ impl RecordOptions {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     Text,
     Json,
 }
@@ -48,13 +51,13 @@ pub enum FormatArg {
 /// An option whose values are the library's name table for `T`: clap
 /// lists the names (with their help, when the table has it) and parses
 /// them into `T`. The names and their help are the library's, written once.
-pub fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
+pub(crate) fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
     PossibleValuesParser::new(possible_values(T::NAMES))
         .try_map(|text: String| text.parse_named::<T>())
 }
 
 /// The same with `auto` first: `None` (decide by the input), else a `T`.
-pub fn auto_or<T: Named + Send + Sync>() -> impl TypedValueParser<Value = Auto<T>> {
+pub(crate) fn auto_or<T: Named + Send + Sync>() -> impl TypedValueParser<Value = Auto<T>> {
     let auto = PossibleValue::new(names::AUTO);
     PossibleValuesParser::new(std::iter::once(auto).chain(possible_values(T::NAMES)))
         .try_map(|text: String| names::auto_or::<T>(&text))
@@ -62,7 +65,7 @@ pub fn auto_or<T: Named + Send + Sync>() -> impl TypedValueParser<Value = Auto<T
 
 /// `auto` or a value: an alias, so that clap does not read the option as
 /// one that may be left out (`Option<T>`).
-pub type Auto<T> = Option<T>;
+pub(crate) type Auto<T> = Option<T>;
 
 fn possible_values<T>(table: &'static [Name<T>]) -> impl Iterator<Item = PossibleValue> {
     table.iter().map(|n| {

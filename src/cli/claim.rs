@@ -7,7 +7,7 @@ use verify_claim::{ClaimKind, ClaimOptions, DeadSearch, Diagnostic, Search, Side
 use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ClaimFormat {
+pub(crate) enum ClaimFormat {
     Text,
     Json,
     /// The game written back with the verdict as a tag and comments.
@@ -20,7 +20,7 @@ pub enum ClaimFormat {
 #[command(
     after_help = "Exit status: 0 the claim is valid, 1 it is not, 2 the question could not be answered."
 )]
-pub struct ClaimArgs {
+pub(crate) struct ClaimArgs {
     /// The record (PGN, or PDN for column draughts); `-` for standard input.
     #[arg(required_unless_present = "sheet", conflicts_with = "sheet")]
     pub file: Option<String>,
@@ -80,7 +80,7 @@ impl ClaimArgs {
     }
 }
 
-pub fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: &ClaimArgs) -> Result<Outcome, Diagnostic> {
     let Some(file) = &args.file else {
         return run_sheets(args);
     };

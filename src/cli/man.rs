@@ -11,7 +11,7 @@ use roff::{Roff, bold, roman};
 use verify_claim::Diagnostic;
 
 #[derive(Args, Debug)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// A subcommand's own page (`scan`, `claim`, ...); default: the
     /// top-level page, which lists them all.
     #[arg(conflicts_with = "dir")]
@@ -326,7 +326,7 @@ fn page(cmd: &clap::Command, name: Option<&str>) -> Result<(String, Vec<u8>), Di
 
 /// The page asked for, or with `--dir` every page written there (their
 /// paths are the output).
-pub fn man(args: &ManArgs) -> Result<String, Diagnostic> {
+pub(super) fn man(args: &ManArgs) -> Result<String, Diagnostic> {
     let cmd = built();
     let Some(dir) = &args.dir else {
         let (_, text) = page(&cmd, args.subcommand.as_deref())?;

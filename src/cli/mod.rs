@@ -19,10 +19,10 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use verify_claim::Diagnostic;
 
-pub use args::*;
+pub(crate) use args::*;
 
 /// A run's outcome: what to print on stdout and the exit status.
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub stdout: Vec<u8>,
     pub status: i32,
 }
@@ -48,13 +48,13 @@ impl Outcome {
     arg_required_else_help = true,
     subcommand_required = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Decide a draw claim from a recorded game (the default subcommand).
     Claim(claim::ClaimArgs),
     /// Read one or two handwritten scoresheets (any notation of Appendix C)
@@ -100,7 +100,7 @@ fn with_default_subcommand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::O
 }
 
 /// The clap command, for completions and the man page.
-pub fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     Cli::command()
 }
 
@@ -137,7 +137,7 @@ fn short_usage() -> Diagnostic {
 }
 
 /// Runs the tool on the given arguments (the first is the program name).
-pub fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
+pub(crate) fn run(args: Vec<std::ffi::OsString>) -> Result<Outcome, Diagnostic> {
     if args.len() <= 1 {
         return Err(short_usage());
     }

@@ -8,7 +8,7 @@ use super::{FormatArg, Outcome, named};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Exit status: 0 answered (even if undetermined), 2 bad FEN or options.")]
-pub struct CheckPositionArgs {
+pub(crate) struct CheckPositionArgs {
     /// The position (chess FEN, or the tower FEN for column draughts).
     #[arg(long)]
     pub fen: String,
@@ -28,7 +28,7 @@ pub struct CheckPositionArgs {
     pub column_rules: ColumnRules,
 }
 
-pub fn run(args: &CheckPositionArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: &CheckPositionArgs) -> Result<Outcome, Diagnostic> {
     let opts = PositionOptions {
         search: args.dead_search,
         side: args.side,

@@ -12,7 +12,7 @@ use verify_claim::output::escape;
 use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ScanFormat {
+pub(crate) enum ScanFormat {
     Text,
     Jsonl,
     Csv,
@@ -24,7 +24,7 @@ pub enum ScanFormat {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
+pub(crate) enum FailOn {
     Error,
     Warning,
     Never,
@@ -34,7 +34,7 @@ pub enum FailOn {
 #[command(
     after_help = "Exit status: 1 if a finding is at or above --fail-on; 2 if an input could not be read, no input held a game, or the output could not be written; 0 otherwise, and when the output was closed by its reader (`| head`), which ends the scan quietly."
 )]
-pub struct ScanArgs {
+pub(crate) struct ScanArgs {
     /// Files (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2), directories (recursive), `-` for standard input.
     #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
@@ -80,7 +80,7 @@ pub struct ScanArgs {
 
 /// The most worker threads a scan starts: more only cost memory (each has
 /// its own stack and buffers), and far more cannot be started at all.
-pub const MAX_JOBS: u64 = verify_claim::MAX_JOBS as u64;
+pub(super) const MAX_JOBS: u64 = verify_claim::MAX_JOBS as u64;
 
 fn jobs_in_range() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_JOBS)
@@ -250,33 +250,30 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
 
 /// The HTML page, told what its header says.
 fn html_page<'a, W: std::io::Write + 'a>(args: &ScanArgs, out: W) -> Box<dyn Sink + 'a> {
-    use verify_claim::report::html_scan::{Head, Html};
+    use verify_claim::HtmlHead as Head;
     let head = Head {
         inputs: args
             .paths
             .iter()
-            .map(|p| verify_claim::input::walk::display_name(p))
+            .map(|p| verify_claim::display_name(p))
             .collect(),
         rules: args.settings().options.rules,
         min: args.min_severity(),
         all_diagrams: args.all_diagrams,
         ..Head::default()
     };
-    Box::new(verify_claim::report::scan::Printed {
-        printer: Html::new(head),
-        out,
-    })
+    verify_claim::html_printer(head, out)
 }
 
-pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
     let stdout = std::io::stdout();
     let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let format = args.output();
     let printer: Box<dyn Sink> = match format {
-        ScanFormat::Jsonl | ScanFormat::Csv if args.per_game => Box::new(
-            verify_claim::report::games::PerGame::new(out, format == ScanFormat::Csv),
-        ),
+        ScanFormat::Jsonl | ScanFormat::Csv if args.per_game => {
+            Box::new(verify_claim::PerGame::new(out, format == ScanFormat::Csv))
+        }
         _ if args.per_game => {
             let name = format!("{format:?}").to_lowercase();
             return Err(Diagnostic::new(
@@ -320,7 +317,7 @@ pub fn run(args: ScanArgs) -> Result<Outcome, Diagnostic> {
 /// plies replayed, the rate in MB of text scanned per second (for
 /// compressed input, the compressed MB read beside it).
 fn summary_line(summary: &Summary) -> String {
-    use verify_claim::claims::words::count;
+    use verify_claim::words::count;
     let kinds: Vec<String> = summary
         .by_kind
         .iter()

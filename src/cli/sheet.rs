@@ -8,7 +8,7 @@ use verify_claim::{Diagnostic, ReconstructOptions, Sheet};
 use super::{Auto, Outcome, auto_or};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ReconstructFormat {
+pub(crate) enum ReconstructFormat {
     /// What an arbiter reads: the game, the repairs, the discrepancies.
     Text,
     Json,
@@ -18,7 +18,7 @@ pub enum ReconstructFormat {
 
 #[derive(Args, Debug)]
 #[command(after_help = "Exit status: 0 a reading was made, 2 none could be (or the input is bad).")]
-pub struct ReconstructArgs {
+pub(crate) struct ReconstructArgs {
     /// The scoresheet (one row per move number; `-` for standard input).
     pub sheet: String,
     /// The other player's scoresheet of the same game.
@@ -44,7 +44,7 @@ pub struct ReconstructArgs {
 
 /// How to read scoresheets (`reconstruct`, `claim --sheet`).
 #[derive(Args, Debug, Clone)]
-pub struct SheetReadArgs {
+pub(crate) struct SheetReadArgs {
     /// The sheets' notation: auto (each sheet's own, from the whole sheet)
     /// or a code of Appendix C's table: en, ru, de, fr, es, it, nl, pl, cs,
     /// hu, sv, figurine.
@@ -53,7 +53,7 @@ pub struct SheetReadArgs {
 }
 
 /// Reads a sheet file (`-`: standard input).
-pub fn load(path: &str) -> Result<Sheet, Diagnostic> {
+pub(super) fn load(path: &str) -> Result<Sheet, Diagnostic> {
     use std::io::Read;
     let mut text = Vec::new();
     let res = if path == "-" {
@@ -91,7 +91,7 @@ pub fn load(path: &str) -> Result<Sheet, Diagnostic> {
 /// long algebraic with marks are under 200 KB).
 const MAX_BYTES: u64 = 4 << 20;
 
-pub fn run(args: &ReconstructArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: &ReconstructArgs) -> Result<Outcome, Diagnostic> {
     let mut sheets = vec![load(&args.sheet)?];
     if let Some(s) = &args.sheet2 {
         sheets.push(load(s)?);

@@ -3,8 +3,8 @@
 use clap::Args;
 use clap_complete::Shell;
 
+use column_draughts as cd;
 use verify_claim::Diagnostic;
-use verify_claim::game::column_draughts as cd;
 
 use verify_claim::{ColumnRules, GameType};
 
@@ -13,7 +13,7 @@ use super::{Outcome, named};
 /// Count the legal move sequences of a given length: the standard check of
 /// a move generator.
 #[derive(Args, Debug)]
-pub struct PerftArgs {
+pub(crate) struct PerftArgs {
     /// Plies.
     pub depth: u32,
     #[arg(long, value_parser = named::<GameType>(), default_value = "chess")]
@@ -68,15 +68,13 @@ fn draughts_perft(pos: &cd::Position, depth: u32, divide: bool) -> (u64, Divided
     (lines.iter().map(|l| l.1).sum(), lines)
 }
 
-pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
     let bad_fen =
         |m: String| Diagnostic::new(verify_claim::DiagnosticKind::Syntax, "--fen", None, m);
     let (n, mut lines) = match args.game_type {
         GameType::Chess => {
             let pos = match &args.fen {
-                Some(f) => {
-                    verify_claim::game::chess::unwinnable::position_from_fen(f).map_err(bad_fen)?
-                }
+                Some(f) => verify_claim::chess_position(f).map_err(bad_fen)?,
                 None => shakmaty::Chess::default(),
             };
             chess_perft(&pos, args.depth, args.divide)
@@ -100,13 +98,13 @@ pub fn perft(args: &PerftArgs) -> Result<Outcome, Diagnostic> {
 }
 
 #[derive(Args, Debug)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     pub shell: Shell,
 }
 
 /// The completion script for `shell`.
-pub fn completions(shell: Shell) -> String {
+pub(super) fn completions(shell: Shell) -> String {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut super::command(), "verify-claim", &mut out);
     let script = String::from_utf8_lossy(&out).into_owned();

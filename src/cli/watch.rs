@@ -8,12 +8,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::{Args, ValueEnum};
 
 use verify_claim::Diagnostic;
-use verify_claim::watch::view;
+use verify_claim::watching as view;
 
 use super::{Outcome, RecordOptions, named};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WatchFormat {
+pub(crate) enum WatchFormat {
     /// A live view on a terminal; elsewhere one line per event.
     Text,
     /// One JSON object per event.
@@ -24,7 +24,7 @@ pub enum WatchFormat {
 #[command(
     after_help = "Runs until Ctrl-C, then prints a summary on stderr (exit status 0; 2 for bad options)."
 )]
-pub struct WatchArgs {
+pub(crate) struct WatchArgs {
     /// Files (they may appear later) and folders (every .pgn and .pdn below, new ones included).
     #[arg(required = true)]
     pub paths: Vec<String>,
@@ -40,7 +40,7 @@ pub struct WatchArgs {
     pub quiet: bool,
     /// Also serve the live board to a browser (one page; /events, /state) at ADDR:PORT
     /// (default 127.0.0.1:8040; another address than loopback needs --token).
-    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = verify_claim::watch::serve::DEFAULT_ADDR)]
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = verify_claim::watching::DEFAULT_ADDR)]
     pub serve: Option<String>,
     /// The access token the page and its endpoints ask for (?token= or a Bearer header);
     /// 'generate' makes a random one, printed in the URL.
@@ -57,8 +57,8 @@ pub struct WatchArgs {
 }
 
 impl WatchArgs {
-    fn config(&self) -> verify_claim::watch::Config {
-        verify_claim::watch::Config {
+    fn config(&self) -> verify_claim::watching::Config {
+        verify_claim::watching::Config {
             paths: self.paths.clone(),
             interval: std::time::Duration::from_millis(self.interval),
             options: self.record.scan_options(self.dead_search, None),
@@ -68,7 +68,7 @@ impl WatchArgs {
     }
 }
 
-pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
+pub(super) fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)).map_err(|e| {
@@ -81,8 +81,8 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     })?;
     let terminal = std::io::stdout().is_terminal();
     // Written by a thread of its own through a bounded queue: output
-    // nobody reads never stops the watch (verify_claim::watch::queue).
-    let (out, drain) = verify_claim::watch::queue::start(std::io::stdout()).map_err(|e| {
+    // nobody reads never stops the watch (verify_claim::watching::output_queue).
+    let (out, drain) = verify_claim::watching::output_queue(std::io::stdout()).map_err(|e| {
         Diagnostic::new(
             verify_claim::DiagnosticKind::Io(e.kind()),
             "verify-claim watch",
@@ -98,12 +98,12 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     let server = match &args.serve {
         None => None,
         Some(addr) => {
-            let options = verify_claim::watch::serve::Options {
+            let options = verify_claim::watching::ServeOptions {
                 addr: addr.clone(),
                 token: args.token.clone(),
             };
             let server =
-                verify_claim::watch::serve::start(&options, Arc::clone(&stop)).map_err(|m| {
+                verify_claim::watching::serve(&options, Arc::clone(&stop)).map_err(|m| {
                     let kind = verify_claim::DiagnosticKind::Io(std::io::ErrorKind::Other);
                     Diagnostic::new(kind, "verify-claim watch", None, m)
                 })?;
@@ -116,10 +116,10 @@ pub fn run(args: &WatchArgs) -> Result<Outcome, Diagnostic> {
     };
     let ran = match &server {
         Some(s) => {
-            let mut serving = verify_claim::watch::serve::Serving::new(sink.as_mut(), s);
-            verify_claim::watch::run(args.config(), &mut serving, &stop)
+            let mut serving = verify_claim::watching::Serving::new(sink.as_mut(), s);
+            verify_claim::watching::run(args.config(), &mut serving, &stop)
         }
-        None => verify_claim::watch::run(args.config(), sink.as_mut(), &stop),
+        None => verify_claim::watching::run(args.config(), sink.as_mut(), &stop),
     };
     drop(server);
     // The output's queue is closed, then written if a reader takes it.

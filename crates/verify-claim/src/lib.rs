@@ -179,10 +179,16 @@
 //!
 //! The data flow is `input` → `record` → `game` → `claims` → `scan` →
 //! a [`Sink`] (the printers of `report`); see ARCHITECTURE.md for the map.
-//! The items above are the interface. The modules shown as hidden are the
-//! `verify-claim` binary's door (its crate, at the repository's root, is
-//! the command line): not a stable interface.
+//! This crate is the facade over the layers, each a crate of its own:
+//! `verify-claim-rules` (records, games, the Laws, the claims, over bytes),
+//! `verify-claim-scan` (inputs and the parallel scan) and
+//! `verify-claim-report` (the printers); the watch, the desk and the
+//! scoresheets are this crate's. The items here are the interface, the
+//! command line (the `verify-claim` binary) included: it uses nothing else
+//! ([`watching`], [`output`], [`html_printer`], [`chess_position`] are
+//! its entry points).
 #![forbid(unsafe_code)]
+#![warn(unreachable_pub, unnameable_types)]
 #![warn(missing_docs)]
 
 mod api;
@@ -211,7 +217,7 @@ pub use laws::{Edition, GameResult, Laws, Penalty, Rule};
 pub use record::Encoding;
 pub use report::ClaimReport;
 pub use report::clocks::{Clocks, Reading as ClockReading};
-pub use report::scan::{FindingLine, ScanFormat, printer};
+pub use report::scan::{FindingLine, ScanFormat, html_printer, printer};
 pub use scan::{
     ChunkHook, DEBUG_PANIC, GameLine, MAX_JOBS, Needs, Panicked, Placed, Row, Sink, Source, Summary,
 };
@@ -220,28 +226,55 @@ pub use sheet::{
     decide_sheets, reconstruct,
 };
 
-#[doc(hidden)]
-pub mod claims;
-#[doc(hidden)]
-pub mod desk;
-mod diag;
-#[doc(hidden)]
-pub mod game;
-#[doc(hidden)]
-pub mod input;
-mod laws;
-#[doc(hidden)]
-pub mod output;
-mod record;
-#[doc(hidden)]
-pub mod report;
-mod scan;
-#[doc(hidden)]
-pub mod sheet;
-#[doc(hidden)]
-pub mod watch;
+mod desk;
+mod sheet;
+mod watch;
 
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
+
+// The layers below, under the names their modules had in one crate: the
+// rules core (crates/verify-claim-rules), the scan (crates/verify-claim-scan)
+// and the printers (crates/verify-claim-report).
+use verify_claim_report::report;
+use verify_claim_rules::{claims, diag, game, laws, record};
+use verify_claim_scan::{input, scan};
+
+/// Counts with their nouns, as an arbiter writes them ("1 move", "2
+/// times"), as every message of the engine counts.
+pub use verify_claim_rules::words;
+/// Writing output as the command line does: a closed pipe ends the run
+/// quietly, any other failed write is said on stderr, and every text meant
+/// for a terminal has its control characters shown, not obeyed
+/// ([`output::escape`]).
+pub use verify_claim_scan::output;
+
+pub use game::chess::unwinnable::position_from_fen as chess_position;
+pub use input::walk::display_name;
+pub use report::games::PerGame;
+pub use report::html_scan::Head as HtmlHead;
+
+/// The engine of `verify-claim watch` and `verify-claim desk`: following
+/// live files (`run`, with its `Config`), the views of its events (JSON
+/// lines, a log, the live terminal view), the output's queue, and the
+/// server of the live board and the arbiter's desk. [`LiveFile`] is the
+/// same engine for a file's successive states, without a clock.
+pub mod watching {
+    pub use crate::desk::DEFAULT_ADDR as DESK_ADDR;
+    pub use crate::watch::queue::{Drain, Queued, start as output_queue};
+    pub use crate::watch::serve::{
+        DEFAULT_ADDR, Options as ServeOptions, Server, Serving, start as serve,
+        start_desk as serve_desk,
+    };
+    pub use crate::watch::view::{Lines, Live, Sink};
+    pub use crate::watch::{Config, Summary, run};
+    // The types the items above take or give, nameable (`unnameable_types`).
+    pub use crate::desk::Desk;
+    pub use crate::watch::Watched;
+    pub use crate::watch::events::{Board, Context};
+    pub use crate::watch::look::{Look, Twice};
+    pub use crate::watch::schema::{Event, EventJson, EventKind, GameId};
+    pub use crate::watch::serve::hub::{Batch, BoardJson, Hub};
+}
 #[cfg(test)]
 mod tests;

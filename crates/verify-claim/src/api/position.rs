@@ -4,6 +4,7 @@
 use crate::diag::{Diagnostic, DiagnosticKind};
 use crate::game::column_draughts;
 use crate::game::{DeadCheck, Ending, Game, GameType, Search, Side, Win, WithGame};
+pub use crate::report::position::PositionCheck;
 
 /// How to check a position. The default: chess, the full search, both sides.
 #[derive(Clone, Copy, Debug)]
@@ -26,45 +27,6 @@ impl Default for PositionOptions {
             game_type: GameType::Chess,
             column_rules: column_draughts::Rules::Standard,
         }
-    }
-}
-
-/// The answer for one position; its JSON form is `check-position --format
-/// json`'s object.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionCheck {
-    /// The position, written back in its game's FEN.
-    pub fen: String,
-    /// Checkmate, stalemate, no moves: the position ends the game as such.
-    pub ending: Option<&'static str>,
-    /// Dead (no side can mate), not dead, or `None` undetermined.
-    pub dead: Option<bool>,
-    /// Each side's chance, with a helpmate where one was found.
-    pub check: DeadCheck,
-    /// Only this side was asked about.
-    pub side: Option<Side>,
-    /// Move number and side to move, to number the helpmate lines.
-    pub move_number: u32,
-    /// The side to move.
-    pub to_move: Side,
-    /// The game: the printer's words ("checkmate", "win") and article.
-    pub game_type: GameType,
-}
-
-impl PositionCheck {
-    /// `{"search", "dead", "white_can_win", "black_can_win", "helpmates",
-    /// "fen", "ending"}` (docs/dead-positions.md#check-position).
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut v = crate::report::json::dead_check(&self.check);
-        v["dead"] = serde_json::json!(self.dead);
-        v["fen"] = serde_json::json!(self.fen);
-        v["ending"] = serde_json::json!(self.ending);
-        v
-    }
-
-    /// The answer for people (`--format text`).
-    pub fn to_text(&self) -> String {
-        crate::report::position::text(self)
     }
 }
 

@@ -23,7 +23,7 @@ use crate::{Diagnostic, Edition, Side};
 const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Answers with the headers every page of the server sends.
-pub fn respond(rq: Request, status: u16, kind: &str, body: Vec<u8>) {
+pub(crate) fn respond(rq: Request, status: u16, kind: &str, body: Vec<u8>) {
     rq.respond(
         status,
         &[
@@ -44,7 +44,7 @@ fn answer(rq: Request, status: u16, value: &Value) {
 }
 
 /// A JSON error: `{"error": message}`.
-pub fn error(rq: Request, status: u16, message: &str) {
+pub(crate) fn error(rq: Request, status: u16, message: &str) {
     answer(rq, status, &json!({ "error": message }));
 }
 
@@ -208,7 +208,7 @@ fn parse<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
 }
 
 /// The POST routes.
-pub fn post(mut rq: Request, path: &str, desk: &Desk) {
+pub(crate) fn post(mut rq: Request, path: &str, desk: &Desk) {
     let kind = rq.header("Content-Type").unwrap_or("").to_ascii_lowercase();
     if kind.split(';').next().map(str::trim) != Some("application/json") {
         // A page from elsewhere cannot send this type without the browser
@@ -254,7 +254,7 @@ pub fn post(mut rq: Request, path: &str, desk: &Desk) {
 }
 
 /// `GET /api/game?id=ID`: a live board's record, as PGN.
-pub fn game(rq: Request, query: &str, desk: &Desk) {
+pub(crate) fn game(rq: Request, query: &str, desk: &Desk) {
     let id = query
         .split('&')
         .find_map(|kv| kv.strip_prefix("id="))

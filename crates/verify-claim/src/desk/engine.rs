@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::{ClaimOptions, Diagnostic, Edition, ReconstructOptions, Sheet, Side};
 
 /// What a claim is decided on.
-pub struct ClaimInput {
+pub(crate) struct ClaimInput {
     /// The claimant's (or White's) sheet first.
     pub sheets: Vec<String>,
     /// The move written and not played.
@@ -22,13 +22,13 @@ pub struct ClaimInput {
 }
 
 /// A decision: the claim object and the appeal report.
-pub struct Decision {
+pub(crate) struct Decision {
     pub json: Value,
     pub html: String,
 }
 
 /// The name sheet `i` (from 0) has in the answers and errors.
-pub fn sheet_name(i: usize) -> String {
+pub(crate) fn sheet_name(i: usize) -> String {
     format!("sheet{}", i + 1)
 }
 
@@ -56,7 +56,7 @@ fn read_options(notation: Option<&str>, candidates: usize) -> ReconstructOptions
 
 /// Decides the claim on the sheets: `claim --sheet sheet1 [--sheet
 /// sheet2] --format json` and `--format html`.
-pub fn claim(input: &ClaimInput) -> Result<Decision, Diagnostic> {
+pub(crate) fn claim(input: &ClaimInput) -> Result<Decision, Diagnostic> {
     let opts = ClaimOptions {
         written_move: input.written.clone(),
         after: input.after.clone(),
@@ -77,7 +77,7 @@ pub fn claim(input: &ClaimInput) -> Result<Decision, Diagnostic> {
 
 /// Reads the sheets: `reconstruct sheet1 [sheet2] --format json`, the
 /// readings best first.
-pub fn reconstruct(
+pub(crate) fn reconstruct(
     sheets: &[String],
     notation: Option<&str>,
     candidates: usize,

@@ -10,10 +10,10 @@
 //! /api/game?id=ID` (a live board's record as the watch last read it).
 //! [`engine`] is the one place that calls the engine.
 
-pub mod api;
-pub mod engine;
+pub(crate) mod api;
+pub(crate) mod engine;
 mod page;
-pub mod record;
+pub(crate) mod record;
 
 use std::collections::HashMap;
 use std::sync::{Condvar, Mutex};
@@ -24,12 +24,12 @@ use crate::watch::serve::http::{Method, Request};
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8041";
 
 /// A request body larger than this is refused (413) before it is read.
-pub const MAX_BODY: usize = 4 << 20;
+pub(crate) const MAX_BODY: usize = 4 << 20;
 
 /// At most this many boards' records are kept for `/api/game` (the watch
 /// follows at most 1,000 files of 2,000 boards; a record is at most 4,000
 /// plies): past it, the oldest id is dropped.
-pub const MAX_RECORDS: usize = 4096;
+pub(crate) const MAX_RECORDS: usize = 4096;
 
 /// What the desk keeps between requests.
 pub struct Desk {
@@ -101,7 +101,7 @@ impl Desk {
 
 /// The desk's routes, by path: which need the token (or a Host that names
 /// this machine) and which are public (the script and the style).
-pub fn route(path: &str) -> Option<bool> {
+pub(crate) fn route(path: &str) -> Option<bool> {
     match path {
         "/desk.js" | "/desk.css" => Some(false),
         "/desk" | "/api/claim" | "/api/reconstruct" | "/api/decide" | "/api/game" => Some(true),
@@ -111,7 +111,7 @@ pub fn route(path: &str) -> Option<bool> {
 
 /// Answers a request for one of [`route`]'s paths (access already
 /// checked).
-pub fn handle(rq: Request, path: &str, query: &str, desk: &Desk) {
+pub(crate) fn handle(rq: Request, path: &str, query: &str, desk: &Desk) {
     match (path, rq.method) {
         ("/desk", Method::Get | Method::Head) => {
             api::respond(

@@ -4,16 +4,16 @@
 
 /// The script (no library; fetch only). Record text is only ever set as
 /// text (`textContent`, `value`), never as markup.
-pub const JS: &str = include_str!("desk.js");
+pub(super) const JS: &str = include_str!("desk.js");
 const DESK_CSS: &str = include_str!("desk.css");
 const HTML: &str = include_str!("desk.html");
 
 /// The style.
-pub fn css() -> String {
+pub(super) fn css() -> String {
     DESK_CSS.to_owned()
 }
 
 /// The page.
-pub fn html() -> String {
+pub(super) fn html() -> String {
     HTML.to_owned()
 }

@@ -15,7 +15,7 @@ fn quoted(v: &str) -> String {
 }
 
 /// The record: `setup` is the watch's `FEN\0SetUp\0Variant\0GameType\0Date`.
-pub fn pgn(id: &GameId, setup: Option<&str>, moves: &[String]) -> String {
+pub(crate) fn pgn(id: &GameId, setup: Option<&str>, moves: &[String]) -> String {
     let mut s = String::new();
     let named = [
         ("Round", &id.round),

@@ -37,7 +37,7 @@ pub struct Gap {
 /// The gap from the end of `moves` (SAN from `start`, a FEN or the
 /// standard start) to `board`; `clock_moves`: the moves White made, as a
 /// clock counted them. Errors are about `--board` and `--moves`.
-pub fn analyse(
+pub(super) fn analyse(
     start: Option<&str>,
     moves: &[String],
     board: &str,

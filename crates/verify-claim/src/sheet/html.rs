@@ -16,7 +16,7 @@ p.depends{border:2px solid #a00;padding:0.4em}\
 </style>\n";
 
 /// The sheets beside the reading, one row per ply.
-pub fn sheets_table(c: &SheetClaim) -> String {
+pub(super) fn sheets_table(c: &SheetClaim) -> String {
     let rec = &c.reconstruction;
     let best = &rec.readings[0];
     let mut s = String::from(STYLE);
@@ -64,7 +64,7 @@ pub fn sheets_table(c: &SheetClaim) -> String {
 }
 
 /// The verdict under each reading, when they differ.
-pub fn depends_notice(c: &SheetClaim) -> String {
+pub(super) fn depends_notice(c: &SheetClaim) -> String {
     let word = |v: bool| if v { "valid" } else { "not valid" };
     let mut s =
         String::from("<p class=\"depends\"><strong>The verdict depends on the reading.</strong> ");

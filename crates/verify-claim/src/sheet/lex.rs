@@ -14,14 +14,14 @@ use crate::laws::GameResult;
 /// The longest game the Laws allow is under 6,000 moves (the 75-move rule,
 /// 9.6.2, bounds it): a sheet of more rows is not one game's record, and
 /// refusing it bounds the search's time and memory.
-pub const MAX_ROWS: usize = 6_000;
+pub(super) const MAX_ROWS: usize = 6_000;
 /// A sheet of more boxes than two a row of the longest game is not one
 /// game's record either (running text has no rows to count).
-pub const MAX_BOXES: usize = 2 * MAX_ROWS;
+pub(super) const MAX_BOXES: usize = 2 * MAX_ROWS;
 
 /// One box of the sheet: what is written in it, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
+pub(super) struct Cell {
     /// The text as written, marks (`+`, `!`, `(=)`) removed; empty for an
     /// empty box.
     pub text: String,
@@ -33,14 +33,14 @@ pub struct Cell {
 }
 
 impl Cell {
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.text.is_empty()
     }
 }
 
 /// A sheet read into boxes.
 #[derive(Clone, Debug, Default)]
-pub struct Lexed {
+pub(super) struct Lexed {
     pub tags: Vec<(String, String)>,
     /// The line of each tag.
     pub tag_lines: Vec<u32>,
@@ -65,7 +65,7 @@ const RESULTS: &[(&str, GameResult)] = &[
 
 /// The text of the sheet: UTF-8, else Latin-1 (issue 41); control bytes
 /// other than tab, CR, LF and form feed make it a binary file.
-pub fn decode(name: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
+pub(super) fn decode(name: &str, bytes: &[u8]) -> Result<String, Diagnostic> {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t.trim_start_matches('\u{feff}').to_owned(),
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
@@ -200,7 +200,7 @@ fn cell(raw: &str, place: Place) -> Cell {
 }
 
 /// Reads the sheet `text` (named `name`) into boxes.
-pub fn lex(name: &str, text: &str) -> Result<Lexed, Diagnostic> {
+pub(super) fn lex(name: &str, text: &str) -> Result<Lexed, Diagnostic> {
     let mut out = Lexed::default();
     let mut rows = Rows {
         numbered: text.lines().any(|l| {

@@ -5,7 +5,7 @@ use shakmaty::{File, Rank, Role, Square};
 
 /// One notation of the table: its code and its letters for K, Q, R, B, N
 /// (several where a letter has forms: figurines white and black).
-pub struct Notation {
+pub(super) struct Notation {
     pub code: &'static str,
     pub letters: [&'static [&'static str]; 5],
 }
@@ -30,7 +30,7 @@ macro_rules! row {
 
 /// The table of issue 41, in its order (the first of two notations with the
 /// same letters, de and sv, es and it, is the one a sheet is said to be in).
-pub const TABLE: &[Notation] = &[
+pub(super) const TABLE: &[Notation] = &[
     row!("en", "K", "Q", "R", "B", "N"),
     row!("ru", "Кр", "Ф", "Л", "С", "К"),
     row!("de", "K", "D", "T", "L", "S"),
@@ -56,13 +56,13 @@ pub const TABLE: &[Notation] = &[
 
 /// The notation of `code`.
 #[cfg(test)]
-pub fn by_code(code: &str) -> Option<usize> {
+pub(super) fn by_code(code: &str) -> Option<usize> {
     TABLE.iter().position(|n| n.code == code)
 }
 
 /// A chess move as written, in parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Written {
+pub(super) enum Written {
     /// `O-O` (false) or `O-O-O` (true).
     Castle { long: bool },
     Move {
@@ -94,7 +94,7 @@ fn head<'a>(n: &Notation, text: &'a str) -> Option<(Role, &'a str)> {
 }
 
 /// Reads `text` (marks already removed) as a move in notation `n`.
-pub fn read(n: &Notation, text: &str) -> Result<Written, String> {
+pub(super) fn read(n: &Notation, text: &str) -> Result<Written, String> {
     let castle: String = text
         .chars()
         .map(|c| match c {
@@ -191,7 +191,7 @@ fn square(f: char, r: char) -> Option<Square> {
 
 /// Descriptive notation (`P-K4`, `N-KB3`, `PxP`, `Kt-B3`): a move written
 /// by the files' pieces, not by squares.
-pub fn is_descriptive(text: &str) -> bool {
+pub(super) fn is_descriptive(text: &str) -> bool {
     let t = text
         .trim_end_matches(['+', '!', '?', 'h', 'c', 'k'])
         .trim_end_matches("ch");

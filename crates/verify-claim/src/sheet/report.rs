@@ -198,7 +198,7 @@ impl Reconstruction {
 }
 
 /// A repair in words.
-pub fn repair_words(r: &super::Repair) -> String {
+pub(super) fn repair_words(r: &super::Repair) -> String {
     match (r.written.is_empty(), r.read.is_empty()) {
         (true, _) => format!(
             "sheet {} does not record {} (a missing box)",

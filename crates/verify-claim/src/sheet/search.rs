@@ -15,7 +15,7 @@ use super::token::{SheetGame, cost, costs};
 
 /// How one sheet accounts for one ply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Used {
+pub(super) enum Used {
     /// Read from box `index` at `cost`.
     Box { index: usize, cost: u32 },
     /// Box `extra` holds no move; the ply is read from box `index`.
@@ -51,7 +51,7 @@ impl Used {
 /// A game found: its moves, how each sheet accounts for each ply, its
 /// cost, and whether another path as cheap reached one of its states.
 #[derive(Clone, Debug)]
-pub struct Found<M> {
+pub(super) struct Found<M> {
     pub moves: Vec<M>,
     pub used: Vec<Vec<Used>>,
     pub cost: u32,
@@ -59,7 +59,7 @@ pub struct Found<M> {
 }
 
 /// What the search found, and how far it looked.
-pub struct Outcome<M> {
+pub(super) struct Outcome<M> {
     pub found: Vec<Found<M>>,
     /// States the search kept.
     pub states: usize,
@@ -90,7 +90,7 @@ type Step = (usize, usize, [Used; 2], u32);
 
 /// Searches from `start` for the cheapest games explaining `sheets` (each a
 /// list of boxes; `None` an empty box), at most `want` of them.
-pub fn search<G: SheetGame>(
+pub(super) fn search<G: SheetGame>(
     start: &G::Position,
     sheets: &[Vec<Option<G::Written>>],
     want: usize,

@@ -12,43 +12,43 @@ use crate::game::column_draughts::{self as cd, ColumnDraughts};
 
 /// The costs of the slips, in tenths of "one ordinary slip" rounded to
 /// whole units (docs/scoresheets.md: why each is where it is).
-pub mod cost {
+pub(super) mod cost {
     /// A box that says nothing (empty, 8.4) or a move read exactly.
-    pub const EXACT: u32 = 0;
+    pub(crate) const EXACT: u32 = 0;
     /// A promotion written without its piece, read as a queen.
-    pub const PROMOTION_UNWRITTEN: u32 = 1;
+    pub(crate) const PROMOTION_UNWRITTEN: u32 = 1;
     /// A pawn capture written as a push (`d5` for `exd5`).
-    pub const CAPTURE_UNWRITTEN: u32 = 1;
+    pub(crate) const CAPTURE_UNWRITTEN: u32 = 1;
     /// A capture mark on a move that takes nothing.
-    pub const CAPTURE_MARK: u32 = 2;
+    pub(crate) const CAPTURE_MARK: u32 = 2;
     /// A move written without the disambiguation it needed (`Nd2` where two
     /// knights can go): each legal reading costs this.
-    pub const AMBIGUOUS: u32 = 2;
+    pub(crate) const AMBIGUOUS: u32 = 2;
     /// An under-promotion written without its piece.
-    pub const PROMOTION_UNWRITTEN_MINOR: u32 = 3;
+    pub(crate) const PROMOTION_UNWRITTEN_MINOR: u32 = 3;
     /// A wrong disambiguation or start square (`Nbd2` for `Nfd2`).
-    pub const FROM_WRONG: u32 = 4;
+    pub(crate) const FROM_WRONG: u32 = 4;
     /// A wrong promotion piece.
-    pub const PROMOTION_WRONG: u32 = 4;
+    pub(crate) const PROMOTION_WRONG: u32 = 4;
     /// The destination's file or rank off by one (`Nf4` for `Nf3`).
-    pub const SQUARE_NEAR: u32 = 4;
+    pub(crate) const SQUARE_NEAR: u32 = 4;
     /// A wrong piece letter (`Bf3` for `Nf3`).
-    pub const PIECE: u32 = 5;
+    pub(crate) const PIECE: u32 = 5;
     /// Castling on the other side.
-    pub const CASTLING_SIDE: u32 = 5;
+    pub(crate) const CASTLING_SIDE: u32 = 5;
     /// The destination's file or rank wrong by more than one.
-    pub const SQUARE_FAR: u32 = 7;
+    pub(crate) const SQUARE_FAR: u32 = 7;
     /// A move not written at all on one sheet (its row shifted).
-    pub const MISSING: u32 = 8;
+    pub(crate) const MISSING: u32 = 8;
     /// A box that holds no move of the game (a move written twice).
-    pub const EXTRA: u32 = 8;
+    pub(crate) const EXTRA: u32 = 8;
     /// Above this one box is not read as the move (two slips in one box
     /// at most).
-    pub const MAX_BOX: u32 = 12;
+    pub(crate) const MAX_BOX: u32 = 12;
 }
 
 /// A game whose sheets can be read.
-pub trait SheetGame: Game {
+pub(super) trait SheetGame: Game {
     type Written: Clone + PartialEq + std::fmt::Debug;
     /// The codes of the notations its sheets are written in.
     fn codes() -> Vec<&'static str>;
@@ -65,7 +65,7 @@ pub trait SheetGame: Game {
 
 /// The costs of reading `w` as each of `legal`: the raw costs, then, where
 /// several moves read exactly, each at [`cost::AMBIGUOUS`].
-pub fn costs<G: SheetGame>(
+pub(super) fn costs<G: SheetGame>(
     pos: &G::Position,
     legal: &[G::Move],
     w: &G::Written,
@@ -200,7 +200,7 @@ fn chess_cost(pos: &shakmaty::Chess, m: &Move, w: &Written) -> Option<u32> {
 /// a light square too, a slip the cost repairs) and whether `:` marks it a
 /// capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DraughtsWritten {
+pub(super) struct DraughtsWritten {
     pub squares: Vec<(i8, i8)>,
     pub capture: bool,
 }

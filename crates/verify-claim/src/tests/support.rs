@@ -15,13 +15,13 @@
 
 use std::path::{Path, PathBuf};
 
-pub use verify_claim_test_support::{
+pub(super) use verify_claim_test_support::{
     REQUIRE, d3chess_vectors, find_oracle_python, run_oracle, shared_dir,
 };
 
 /// `../shared` beside the crate, when present. Tests call this and return
 /// early, saying so, when it is absent.
-pub fn shared() -> Option<PathBuf> {
+pub(super) fn shared() -> Option<PathBuf> {
     let p = shared_dir();
     if p.is_none() {
         skipped("../shared is absent; this test needs its labelled data");
@@ -30,7 +30,7 @@ pub fn shared() -> Option<PathBuf> {
 }
 
 /// [`find_oracle_python`], saying the test is skipped when there is none.
-pub fn oracle_python() -> Option<String> {
+pub(super) fn oracle_python() -> Option<String> {
     let py = find_oracle_python();
     if py.is_none() {
         skipped("no python with python-chess (set ORACLE_PYTHON; .ci/run installs one)");
@@ -40,7 +40,7 @@ pub fn oracle_python() -> Option<String> {
 
 /// Says a test is skipped, or fails it when [`REQUIRE`] is set (to anything
 /// but empty or `0`).
-pub fn skipped(why: &str) {
+pub(super) fn skipped(why: &str) {
     assert!(
         !verify_claim_test_support::required(),
         "{REQUIRE} is set, but {why}"
@@ -53,7 +53,7 @@ pub fn skipped(why: &str) {
 /// is played (`ply` moves already played), `each_game(final position)` after
 /// a game replayed to its end. A game stops at the first move shakmaty
 /// refuses, and then has no final position. Returns the files read.
-pub fn replay_corpus(
+pub(super) fn replay_corpus(
     shared: &Path,
     each_move: impl FnMut(&shakmaty::Chess, shakmaty::san::San, usize),
     each_game: impl FnMut(&shakmaty::Chess),

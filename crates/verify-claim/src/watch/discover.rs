@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// At most this many folders are listed under the named ones.
-pub const MAX_DIRS: usize = 10_000;
+pub(crate) const MAX_DIRS: usize = 10_000;
 
 /// A modification time this close to now may hide a change made in the
 /// same clock tick: such a folder is listed again on the next poll.
 const COARSE: Duration = Duration::from_secs(2);
 
 /// Whether a name can be a record the watch follows.
-pub fn is_record(name: &str) -> bool {
+pub(crate) fn is_record(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.ends_with(".pgn") || lower.ends_with(".pdn")
 }
@@ -40,7 +40,7 @@ struct Listed {
 
 /// What is known of the named paths.
 #[derive(Debug, Default)]
-pub struct Discover {
+pub(crate) struct Discover {
     dirs: BTreeMap<PathBuf, Listed>,
     /// A folder limit hit, said once: the first folder left out.
     pub dirs_left_out: Option<PathBuf>,
@@ -53,7 +53,7 @@ pub struct Discover {
 impl Discover {
     /// The record files under the named paths now (named files whether
     /// present or not), sorted, with no repeats.
-    pub fn targets(&mut self, paths: &[String]) -> Vec<PathBuf> {
+    pub(crate) fn targets(&mut self, paths: &[String]) -> Vec<PathBuf> {
         let mut out = BTreeSet::new();
         let mut live = BTreeSet::new();
         for p in paths {

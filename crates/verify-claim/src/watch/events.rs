@@ -7,11 +7,15 @@
 //! Laws; this module only remembers what it has already said, so that each
 //! event is emitted once, and again only when a new occurrence arises.
 
+// A board's fields are the watch's own state, public for the binary's
+// views (`watching`); docs/watch.md says what each event means.
+#![allow(missing_docs)]
+
 use std::sync::Arc;
 
 mod available;
 
-pub use super::schema::{Event, EventKind, GameId};
+pub(crate) use super::schema::{Event, EventKind, GameId};
 use super::words::{reason_name, short_reason};
 use crate::claims::scan::{Kind, ScanOptions, rulebook_of, scan_record};
 use crate::claims::{self, Replay, replay::numbered};
@@ -76,7 +80,7 @@ pub struct Context<'a> {
 
 /// A board follows at most this many plies (no real game comes near; it
 /// bounds the work an absurd record can cause).
-pub const MAX_PLIES: usize = 4000;
+pub(crate) const MAX_PLIES: usize = 4000;
 
 /// One record, followed by the engine of its game.
 struct Follow<'a, 'r> {

@@ -28,11 +28,11 @@ use crate::record::{Encoding, Reader};
 
 /// Files larger than this are not read (a live file of a round of 1,000
 /// boards is a few MB).
-pub const MAX_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_BYTES: u64 = 64 << 20;
 
 /// How long a read that does not parse to its end must stand unchanged
 /// before it is taken as written.
-pub const STALE: Duration = Duration::from_secs(2);
+pub(crate) const STALE: Duration = Duration::from_secs(2);
 
 /// What the metadata says; a change means the bytes must be read again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl Stamp {
 
 /// The outcome of one poll of one file.
 #[derive(Debug)]
-pub enum Poll {
+pub(crate) enum Poll {
     /// Nothing new to act on (unchanged, or still being written).
     Nothing,
     /// The file is not there (yet, or any more).
@@ -74,7 +74,7 @@ pub enum Poll {
 
 /// How a read looks.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// Parses to its end; every game has its termination marker.
     Complete,
     /// Parses to its end and ends between tokens (or is empty).
@@ -86,7 +86,7 @@ pub enum Shape {
 }
 
 /// Classifies a read.
-pub fn shape(bytes: &[u8], encoding: Encoding) -> Shape {
+pub(crate) fn shape(bytes: &[u8], encoding: Encoding) -> Shape {
     let mut reader = Reader::new(bytes, encoding);
     let (mut games, mut terminated) = (0usize, 0usize);
     while let Some(game) = reader.next_game() {
@@ -111,7 +111,7 @@ pub fn shape(bytes: &[u8], encoding: Encoding) -> Shape {
 /// outside comments, variations and tags, less a last game that has no
 /// move or marker yet (its tags may still be written). `None` when that
 /// part is empty or does not parse.
-pub fn settled_head(bytes: &[u8], encoding: Encoding) -> Option<usize> {
+pub(crate) fn settled_head(bytes: &[u8], encoding: Encoding) -> Option<usize> {
     let mut cut = 0;
     let (mut brace, mut semi, mut tag, mut quote, mut escape) = (false, false, false, false, false);
     let mut paren = 0usize;
@@ -172,7 +172,7 @@ pub fn settled_head(bytes: &[u8], encoding: Encoding) -> Option<usize> {
 
 /// One followed file.
 #[derive(Debug)]
-pub struct Follow {
+pub(crate) struct Follow {
     pub path: PathBuf,
     stamp: Option<Stamp>,
     /// Hash of the last read and when that content was first read.
@@ -193,7 +193,7 @@ fn digest(bytes: &[u8]) -> u64 {
 }
 
 impl Follow {
-    pub fn new(path: PathBuf) -> Follow {
+    pub(crate) fn new(path: PathBuf) -> Follow {
         Follow {
             path,
             stamp: None,
@@ -207,7 +207,7 @@ impl Follow {
     }
 
     /// Looks at the file once.
-    pub fn poll(&mut self, now: Instant, encoding: Encoding) -> Poll {
+    pub(crate) fn poll(&mut self, now: Instant, encoding: Encoding) -> Poll {
         let meta = match std::fs::metadata(&self.path) {
             Ok(m) if m.is_file() => m,
             Ok(_) => return self.fail("not a regular file".to_owned()),

@@ -14,7 +14,7 @@ use std::path::Path;
 use super::Watched;
 
 /// `games.pgn` or `game-M.pgn`.
-pub fn is_export(path: &Path) -> bool {
+pub(crate) fn is_export(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
@@ -29,7 +29,7 @@ pub fn is_export(path: &Path) -> bool {
 /// The board keys that the export files beside file `i` already follow
 /// (empty unless file `i` is an export file in a folder holding both
 /// forms).
-pub fn taken_by_siblings(files: &[Watched], i: usize) -> HashSet<String> {
+pub(crate) fn taken_by_siblings(files: &[Watched], i: usize) -> HashSet<String> {
     let Some(me) = files.get(i) else {
         return HashSet::new();
     };
@@ -52,7 +52,7 @@ pub fn taken_by_siblings(files: &[Watched], i: usize) -> HashSet<String> {
 /// export's top) from the file's folder up to the named folder; else, for a
 /// file in a sub-folder of a named folder, that sub-folder's name; else
 /// none. Read once, when the file is first followed.
-pub fn tournament_of(path: &Path, named: &[String]) -> Option<String> {
+pub(crate) fn tournament_of(path: &Path, named: &[String]) -> Option<String> {
     let root = named
         .iter()
         .map(Path::new)

@@ -3,11 +3,16 @@
 //! the positions that have stood twice. Computed when the board's record
 //! changes, from the same replay the events come from.
 
+// The page's fields are /state's, documented in docs/watch.md; public for
+// the binary's views (`watching`).
+#![allow(missing_docs)]
+
 use serde::Serialize;
 
 use crate::claims::Replay;
 use crate::game::{Game, Side};
 use crate::laws::Rulebook;
+use crate::record::clock::command;
 use crate::report::svg;
 
 /// The last moves shown.
@@ -49,7 +54,7 @@ pub struct Twice {
 /// The page's view of a replayed record under `rules`. `bytes` is the
 /// file the record was read from (the comments after each move are read there) and `end`
 /// where the record ends in it.
-pub fn of<G: Game>(replay: &Replay<G>, rules: &Rulebook, bytes: &[u8], end: usize) -> Look {
+pub(crate) fn of<G: Game>(replay: &Replay<G>, rules: &Rulebook, bytes: &[u8], end: usize) -> Look {
     let n = replay.len();
     let pos = replay.position(n);
     let title = format!("the position after {}", replay.label(n));
@@ -116,50 +121,5 @@ fn clocks<G: Game>(replay: &Replay<G>, bytes: &[u8], end: usize, look: &mut Look
         if p + 1 == n {
             look.emt = command(&text, "%emt");
         }
-    }
-}
-
-/// The argument of a `[%name ...]` command in comment text.
-pub fn command(text: &str, name: &str) -> Option<String> {
-    let at = text.find(&format!("[{name}"))? + name.len() + 1;
-    let rest = text.get(at..)?;
-    if !rest.starts_with(|c: char| c.is_ascii_whitespace()) {
-        return None;
-    }
-    let arg = rest.split(']').next()?.trim();
-    (!arg.is_empty() && arg.len() <= 32).then(|| arg.to_owned())
-}
-
-/// A clock as written ("1:05:00", "0:00:09.5", "5:00") in seconds.
-pub fn seconds(clock: &str) -> Option<f64> {
-    let mut total = 0.0;
-    for part in clock.split(':') {
-        let v: f64 = part.trim().parse().ok()?;
-        if !(0.0..100_000.0).contains(&v) {
-            return None;
-        }
-        total = total * 60.0 + v;
-    }
-    Some(total)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clock_commands() {
-        assert_eq!(
-            command("{ [%clk 0:04:55] }", "%clk").as_deref(),
-            Some("0:04:55")
-        );
-        assert_eq!(command("{[%emt 0:00:03]}", "%clk"), None);
-        assert_eq!(
-            command("{[%emt\n00:00:11]}", "%emt").as_deref(),
-            Some("00:00:11")
-        );
-        assert_eq!(seconds("1:05:00"), Some(3900.0));
-        assert_eq!(seconds("0:00:09.5"), Some(9.5));
-        assert_eq!(seconds("x"), None);
     }
 }

@@ -8,17 +8,17 @@
 //! emitted once, [`view`] prints them (a live view on a terminal, JSON lines
 //! elsewhere). This module is the polling loop and the per-file state.
 
-pub mod discover;
-pub mod events;
-pub mod follow;
-pub mod livechess;
-pub mod look;
-pub mod queue;
-pub mod schema;
-pub mod serve;
-pub mod view;
-pub mod warn;
-pub mod words;
+pub(crate) mod discover;
+pub(crate) mod events;
+pub(crate) mod follow;
+pub(crate) mod livechess;
+pub(crate) mod look;
+pub(crate) mod queue;
+pub(crate) mod schema;
+pub(crate) mod serve;
+pub(crate) mod view;
+pub(crate) mod warn;
+pub(crate) mod words;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -35,15 +35,19 @@ use follow::{Follow, Poll};
 
 /// At most this many files are followed at once (a folder of round files
 /// grows by one a round). A file deleted from a folder gives its place up.
-pub const MAX_FILES: usize = 1000;
+pub(crate) const MAX_FILES: usize = 1000;
 /// At most this many boards per file.
-pub const MAX_BOARDS: usize = 2000;
+pub(crate) const MAX_BOARDS: usize = 2000;
 
 /// What to watch and how.
 pub struct Config {
+    /// Files (they may appear later) and folders (every .pgn and .pdn below).
     pub paths: Vec<String>,
+    /// How often to look at the files.
     pub interval: Duration,
+    /// The rules and searches each game is checked with.
     pub options: ScanOptions,
+    /// The tags' encoding.
     pub encoding: Encoding,
     /// `--low-time`: a clock under this many seconds is said.
     pub low_time: Option<f64>,
@@ -52,13 +56,18 @@ pub struct Config {
 /// Totals for the summary printed on exit.
 #[derive(Debug, Default)]
 pub struct Summary {
+    /// Files followed.
     pub files: usize,
+    /// Boards (games) followed.
     pub boards: usize,
+    /// Events said, by kind.
     pub by_kind: BTreeMap<EventKind, usize>,
+    /// How long the watch ran.
     pub seconds: f64,
 }
 
 impl Summary {
+    /// The summary as one line for stderr.
     pub fn line(&self) -> String {
         let kinds: Vec<String> = self
             .by_kind
@@ -80,6 +89,7 @@ impl Summary {
 }
 
 /// One followed file and its boards, in file order.
+#[allow(missing_docs)] // public for the binary's views (`watching`)
 pub struct Watched {
     pub file: Arc<str>,
     follow: Follow,
@@ -103,6 +113,7 @@ pub struct Watched {
 }
 
 impl Watched {
+    /// The file followed.
     pub fn path(&self) -> &std::path::Path {
         &self.follow.path
     }
@@ -112,6 +123,7 @@ impl Watched {
         self.index.keys()
     }
 
+    /// A file to follow, not read yet.
     pub fn new(path: PathBuf) -> Watched {
         Watched {
             file: Arc::from(path.display().to_string()),
@@ -229,7 +241,7 @@ impl Watched {
 }
 
 /// Every followed file.
-pub struct Watcher {
+pub(crate) struct Watcher {
     config: Config,
     stop: Arc<AtomicBool>,
     pub files: Vec<Watched>,
@@ -240,7 +252,7 @@ pub struct Watcher {
 }
 
 impl Watcher {
-    pub fn new(config: Config, stop: Arc<AtomicBool>) -> Watcher {
+    pub(crate) fn new(config: Config, stop: Arc<AtomicBool>) -> Watcher {
         Watcher {
             config,
             stop,
@@ -309,7 +321,7 @@ impl Watcher {
     }
 
     /// One poll of every file; the new events, in file order.
-    pub fn poll(&mut self, now: Instant, emit: &mut dyn FnMut(Event)) {
+    pub(crate) fn poll(&mut self, now: Instant, emit: &mut dyn FnMut(Event)) {
         let targets = self.discover.targets(&self.config.paths);
         self.take_new(&targets, emit);
         // A file no longer listed (deleted from a folder, or a named path
@@ -358,7 +370,7 @@ impl Watcher {
         }
     }
 
-    pub fn interval(&self) -> Duration {
+    pub(crate) fn interval(&self) -> Duration {
         self.config.interval
     }
 }

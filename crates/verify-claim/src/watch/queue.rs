@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// At most this many writes (lines, or frames of the live view) wait.
-pub const QUEUE: usize = 4096;
+pub(crate) const QUEUE: usize = 4096;
 
 #[derive(Default)]
 struct Counts {

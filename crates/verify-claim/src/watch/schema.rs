@@ -1,6 +1,10 @@
 //! The event record and the game identity: the types behind the JSON
 //! schema of `watch`.
 
+// The event's fields are the JSON schema's, documented field by field in
+// docs/watch.md; the types are public for the binary's views (`watching`).
+#![allow(missing_docs)]
+
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -257,6 +261,6 @@ impl EventJson {
 /// (serde_json fails only on a map key that is not a string, or on a
 /// writer or a hand-written `Serialize` that fails): the empty default is
 /// never seen.
-pub fn to_json(value: &impl Serialize) -> String {
+pub(crate) fn to_json(value: &impl Serialize) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }

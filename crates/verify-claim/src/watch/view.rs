@@ -13,25 +13,27 @@ use crate::output::escape;
 
 /// Where events go.
 pub trait Sink {
+    /// One event, said at `time`.
     fn event(&mut self, e: &Event, time: SystemTime) -> io::Result<()>;
     /// Called after every poll; `changed` when events came.
     fn refresh(&mut self, files: &[Watched], changed: bool) -> io::Result<()>;
+    /// The watch ends: the totals.
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;
 }
 
 /// RFC 3339 in UTC, with milliseconds.
-pub fn timestamp(t: SystemTime) -> String {
+pub(crate) fn timestamp(t: SystemTime) -> String {
     humantime::format_rfc3339_millis(t).to_string()
 }
 
 /// The JSON object of an event ([`EventJson`]: the first fields are the
 /// contract; the others appear when they apply).
-pub fn json(e: &Event, time: SystemTime) -> serde_json::Value {
+pub(crate) fn json(e: &Event, time: SystemTime) -> serde_json::Value {
     serde_json::to_value(EventJson::of(e, time)).unwrap_or_default()
 }
 
 /// One line of text per event.
-pub fn line(e: &Event, time: SystemTime) -> String {
+pub(crate) fn line(e: &Event, time: SystemTime) -> String {
     line_in(e, time, &e.file)
 }
 
@@ -123,6 +125,8 @@ pub struct Live<W: Write> {
 }
 
 impl<W: Write> Live<W> {
+    /// The live view on `out`: a bell on a new alert unless `quiet`,
+    /// wrapped to the terminal's size as `size` gives it.
     pub fn new(out: W, quiet: bool, size: fn() -> Option<(usize, usize)>) -> Live<W> {
         Live {
             out,
@@ -237,7 +241,7 @@ impl<W: Write> Live<W> {
 /// The text in lines of at most `n` characters, broken at spaces (a word
 /// longer than a line is cut into pieces). Runs of spaces inside a line
 /// (a row's columns) and at its start (its margin) are kept.
-pub fn wrap(s: &str, n: usize) -> Vec<String> {
+pub(crate) fn wrap(s: &str, n: usize) -> Vec<String> {
     let n = n.max(10);
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();

@@ -8,15 +8,15 @@
 
 use std::sync::Arc;
 
-use super::look::{command, seconds};
 use super::schema::{Event, EventKind, GameId};
 use crate::claims::Replay;
 use crate::game::{Game, Search, Side, Win};
 use crate::laws::Rulebook;
+use crate::record::clock::{command, seconds};
 
 /// What was said, per board.
 #[derive(Debug, Default)]
-pub struct Warned {
+pub(crate) struct Warned {
     /// Plies looked at so far.
     done: usize,
     /// Per side: low time said, flag fall said (at which ply).
@@ -35,7 +35,7 @@ struct Zero {
 }
 
 /// What the warnings need besides the replay.
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     pub file: &'a Arc<str>,
     pub id: &'a GameId,
     pub bytes: &'a [u8],
@@ -55,7 +55,7 @@ fn slot(side: Side) -> usize {
 
 impl Warned {
     /// The record was changed from ply `from` on.
-    pub fn back_to(&mut self, from: usize) {
+    pub(crate) fn back_to(&mut self, from: usize) {
         self.done = self.done.min(from + 1);
         for z in &mut self.zero {
             if z.as_ref().is_some_and(|z| z.ply > from) {
@@ -72,7 +72,7 @@ impl Warned {
     }
 
     /// The warnings of the plies up to `upto` not looked at yet.
-    pub fn plies<G: Game>(
+    pub(crate) fn plies<G: Game>(
         &mut self,
         replay: &Replay<G>,
         i: &Input<'_>,
@@ -121,7 +121,7 @@ impl Warned {
 
     /// A result entered while a reading at zero is its player's last move:
     /// the flag fall is confirmed.
-    pub fn confirmed_by_result<G: Game>(
+    pub(crate) fn confirmed_by_result<G: Game>(
         &mut self,
         replay: &Replay<G>,
         i: &Input<'_>,

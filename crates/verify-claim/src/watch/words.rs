@@ -5,7 +5,7 @@ use crate::claims;
 /// What a changed record did: moves taken back, a move replaced, moves
 /// replaced by others (`old` the moves followed, `new` the record now;
 /// they agree up to ply `from`).
-pub fn changed(from: usize, old: &[String], new: &[&str], restart: bool) -> String {
+pub(crate) fn changed(from: usize, old: &[String], new: &[&str], restart: bool) -> String {
     let (was, now) = (old.len(), new.len());
     if restart {
         return format!(
@@ -76,7 +76,7 @@ pub fn changed(from: usize, old: &[String], new: &[&str], restart: bool) -> Stri
 }
 
 /// The JSON name of how a game ended.
-pub fn reason_name(r: claims::GameOverReason) -> &'static str {
+pub(crate) fn reason_name(r: claims::GameOverReason) -> &'static str {
     use claims::GameOverReason as R;
     match r {
         R::Checkmate => "checkmate",
@@ -89,7 +89,7 @@ pub fn reason_name(r: claims::GameOverReason) -> &'static str {
     }
 }
 
-pub fn short_reason(r: claims::GameOverReason) -> &'static str {
+pub(crate) fn short_reason(r: claims::GameOverReason) -> &'static str {
     use claims::GameOverReason as R;
     match r {
         R::Checkmate => "checkmate",

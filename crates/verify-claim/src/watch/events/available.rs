@@ -8,9 +8,9 @@ use crate::laws::{Rule, Rulebook};
 
 /// How a claim stands at a ply: not available, by writing a move, on the
 /// board.
-pub const NONE: u8 = 0;
-pub const WRITTEN: u8 = 1;
-pub const BOARD: u8 = 2;
+pub(super) const NONE: u8 = 0;
+pub(super) const WRITTEN: u8 = 1;
+pub(super) const BOARD: u8 = 2;
 
 impl Board {
     /// Asks the engine about ply `p` (pushes exactly one `avail` entry):

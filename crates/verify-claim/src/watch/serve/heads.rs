@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 /// At most this many heads wait at once per client address; past it, the
 /// address's oldest slow head is closed.
-pub const PER_ADDR: usize = 32;
+pub(super) const PER_ADDR: usize = 32;
 /// A head that has waited this long may be closed to make room.
-pub const SLOW: Duration = Duration::from_secs(1);
+pub(super) const SLOW: Duration = Duration::from_secs(1);
 
 struct Waiting {
     id: u64,
@@ -32,13 +32,13 @@ struct Waiting {
 
 /// Every head being read.
 #[derive(Default)]
-pub struct Heads {
+pub(super) struct Heads {
     waiting: Mutex<Vec<Waiting>>,
     next: AtomicU64,
 }
 
 /// One connection's place among the heads; it leaves when dropped.
-pub struct Slot {
+pub(crate) struct Slot {
     heads: Arc<Heads>,
     id: u64,
     closed: Arc<AtomicBool>,
@@ -46,7 +46,7 @@ pub struct Slot {
 
 impl Slot {
     /// Whether the server closed this head to make room.
-    pub fn closed(&self) -> bool {
+    pub(crate) fn closed(&self) -> bool {
         self.closed.load(Ordering::SeqCst)
     }
 }
@@ -67,7 +67,7 @@ impl Heads {
     /// (the server has no connection left), the oldest slow head of any
     /// address. Returns whether the new connection may be taken (not
     /// full, or room was made).
-    pub fn make_room(&self, ip: IpAddr, full: bool) -> bool {
+    pub(super) fn make_room(&self, ip: IpAddr, full: bool) -> bool {
         let mut w = self.lock();
         let now = Instant::now();
         let slow = |x: &Waiting| now.duration_since(x.since) >= SLOW;
@@ -78,7 +78,7 @@ impl Heads {
     }
 
     /// Takes the new connection in.
-    pub fn admit(self: &Arc<Self>, socket: &TcpStream, ip: IpAddr) -> Option<Slot> {
+    pub(super) fn admit(self: &Arc<Self>, socket: &TcpStream, ip: IpAddr) -> Option<Slot> {
         let socket = socket.try_clone().ok()?;
         let id = self.next.fetch_add(1, Ordering::SeqCst);
         let closed = Arc::new(AtomicBool::new(false));

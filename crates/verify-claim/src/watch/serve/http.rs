@@ -28,16 +28,16 @@ use std::time::{Duration, Instant};
 use super::heads::{Heads, Slot};
 
 /// A request head longer than this is refused (431).
-pub const MAX_HEAD: usize = 16 * 1024;
+pub(crate) const MAX_HEAD: usize = 16 * 1024;
 /// A whole request head must arrive within this (a client that sends
 /// nothing, or a byte now and then, holds a thread no longer).
-pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// A client that reads nothing for this long is dropped.
-pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What the server tells apart among methods.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
+pub(crate) enum Method {
     Get,
     Head,
     /// The desk's API (`crate::desk`); the live board answers it 405.
@@ -46,7 +46,7 @@ pub enum Method {
 }
 
 /// One request, its head read; the connection to answer on.
-pub struct Request {
+pub(crate) struct Request {
     pub method: Method,
     /// The request target: path and query.
     pub target: String,
@@ -60,7 +60,7 @@ pub struct Request {
 
 impl Request {
     /// The value of a header (names compared without case).
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -68,7 +68,7 @@ impl Request {
     }
 
     /// Answers with a whole body (for HEAD, only its length) and closes.
-    pub fn respond(mut self, status: u16, headers: &[(&str, &str)], body: &[u8]) {
+    pub(crate) fn respond(mut self, status: u16, headers: &[(&str, &str)], body: &[u8]) {
         let mut out = head(status, headers);
         out.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
         if self.method != Method::Head {
@@ -83,7 +83,7 @@ impl Request {
 }
 
 /// The status line and the headers, without the blank line that ends them.
-pub fn head(status: u16, headers: &[(&str, &str)]) -> Vec<u8> {
+pub(crate) fn head(status: u16, headers: &[(&str, &str)]) -> Vec<u8> {
     let mut out = format!("HTTP/1.1 {status} {}\r\n", reason(status)).into_bytes();
     for (name, value) in headers {
         out.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
@@ -111,12 +111,12 @@ fn reason(status: u16) -> &'static str {
 
 /// The routing function of an application: answers one request (on the
 /// connection's own thread).
-pub type Route = Arc<dyn Fn(Request) + Send + Sync>;
+pub(crate) type Route = Arc<dyn Fn(Request) + Send + Sync>;
 
 /// Accepts connections on `listener` until `stop` is set, each on a thread
 /// of its own (at most `max` at once; more get a 503 unless a slow head
 /// can be closed to make room), and hands each request to `route`.
-pub fn serve(
+pub(crate) fn serve(
     listener: TcpListener,
     max: usize,
     stop: Arc<AtomicBool>,
@@ -183,7 +183,7 @@ fn connection(
 /// for the whole head. A malformed or oversized head is answered here
 /// (400, 431, 408; 408 too for a head closed to make room) and gives
 /// `None`, as does a client that closes first.
-pub fn read(mut stream: TcpStream, slot: &Slot) -> Option<Request> {
+pub(crate) fn read(mut stream: TcpStream, slot: &Slot) -> Option<Request> {
     stream.set_nonblocking(false).ok()?;
     stream.set_write_timeout(Some(WRITE_TIMEOUT)).ok()?;
     let deadline = Instant::now() + HEAD_TIMEOUT;
@@ -231,7 +231,7 @@ pub fn read(mut stream: TcpStream, slot: &Slot) -> Option<Request> {
 /// The fuzz target's entry (`crate::fuzzing::http_head`): parses `bytes`
 /// as a request head, as [`read`] does with what has arrived; the method,
 /// target and header count when whole, the status when refused.
-pub fn parse_head(bytes: &[u8]) -> Result<Option<(Method, String, usize)>, u16> {
+pub(crate) fn parse_head(bytes: &[u8]) -> Result<Option<(Method, String, usize)>, u16> {
     match parse(bytes) {
         Parsed::Done(m, t, h, _) => Ok(Some((m, t, h.len()))),
         Parsed::More => Ok(None),
@@ -273,7 +273,7 @@ fn parse(buf: &[u8]) -> Parsed {
 }
 
 /// Answers `status` with no body and closes; no request to hand on.
-pub fn refuse(mut stream: TcpStream, status: u16) -> Option<Request> {
+pub(crate) fn refuse(mut stream: TcpStream, status: u16) -> Option<Request> {
     let mut out = head(status, &[("Content-Type", "text/plain; charset=utf-8")]);
     out.extend_from_slice(b"Content-Length: 0\r\n\r\n");
     let _ = stream.write_all(&out);

@@ -9,6 +9,10 @@
 //! `/state` is written (each board with its events, each event with its
 //! id), with no JSON read back.
 
+// /state's fields, documented in docs/watch.md; public for the binary's
+// server (`watching`).
+#![allow(missing_docs)]
+
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -21,11 +25,11 @@ use super::super::schema::{EventJson, to_json};
 /// Past events kept for clients that reconnect (`Last-Event-ID`). A
 /// client further behind is told how many it missed (`event: lost`) and
 /// resumes at the oldest kept.
-pub const RING: usize = 10_000;
+pub(super) const RING: usize = 10_000;
 /// Events kept per board for the page's first view.
-pub const PER_BOARD: usize = 20;
+pub(super) const PER_BOARD: usize = 20;
 /// Boards whose events are kept for the first view.
-pub const BOARDS: usize = 5_000;
+pub(super) const BOARDS: usize = 5_000;
 
 /// A board as the page draws it (`event: board` of `/events?boards=1`,
 /// and each of `/state`'s boards, its events after these fields).

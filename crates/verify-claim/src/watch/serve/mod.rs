@@ -12,8 +12,8 @@
 //! only unless another address is named, and then only with a token.
 
 mod heads;
-pub mod http;
-mod hub;
+pub(crate) mod http;
+pub(crate) mod hub;
 mod page;
 mod stream;
 
@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::SystemTime;
 
-pub use hub::{BoardJson, Hub};
-pub use stream::CSP;
+pub(crate) use hub::{BoardJson, Hub};
+pub(crate) use stream::CSP;
 
 use super::Watched;
 use super::events::Event;
@@ -36,14 +36,15 @@ use super::view::Sink;
 /// The address served when `--serve` names none.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8040";
 /// At most this many event streams at once (more get a 503).
-pub const MAX_STREAMS: usize = 256;
+pub(crate) const MAX_STREAMS: usize = 256;
 /// At most this many connections at once, streams included (more get a
 /// 503 at once, unless a slow head can be closed to make room); each has
 /// a thread until it is answered.
-pub const MAX_CONNECTIONS: usize = MAX_STREAMS + 64;
+pub(crate) const MAX_CONNECTIONS: usize = MAX_STREAMS + 64;
 
 /// Where and how to serve.
 pub struct Options {
+    /// `ADDR:PORT` (port 0: any free port).
     pub addr: String,
     /// The access token; `Some("generate")` makes one.
     pub token: Option<String>,
@@ -58,6 +59,7 @@ pub struct Server {
     /// interface address of the machine (another device's first; IPv6
     /// link-local ones, which need a zone, left out), loopback last.
     pub urls: Vec<String>,
+    /// The boards and the events the page is served.
     pub hub: Arc<Hub>,
     /// The arbiter's desk (`/desk`), and the live boards' records it opens.
     pub desk: Arc<crate::desk::Desk>,
@@ -223,6 +225,7 @@ pub struct Serving<'a> {
 }
 
 impl<'a> Serving<'a> {
+    /// Feeds `server`, then hands every event on to `inner`.
     pub fn new(inner: &'a mut dyn Sink, server: &Server) -> Serving<'a> {
         Serving {
             inner,

@@ -2,28 +2,28 @@
 //! style, all served by the tool itself.
 
 /// The script (no library; EventSource and fetch).
-pub const JS: &str = include_str!("app.js");
+pub(super) const JS: &str = include_str!("app.js");
 const APP_CSS: &str = include_str!("app.css");
 
 /// The report pages' style (the diagrams' pieces and squares), then the
 /// board's own.
-pub fn css() -> String {
+pub(super) fn css() -> String {
     format!("{}{APP_CSS}", crate::report::page::CSS)
 }
 
 /// What the Laws say of displays (6.12.2 in the 2023 Laws, as in 2018):
 /// shown on every page of the board.
-pub const DISPLAYS: &str = "The Laws (6.12.2): a player may not make a claim relying only on what a display shows (this board, a demonstration board, a monitor, a move counter).";
+pub(super) const DISPLAYS: &str = "The Laws (6.12.2): a player may not make a claim relying only on what a display shows (this board, a demonstration board, a monitor, a move counter).";
 
 /// The live page, with the piece symbols every diagram uses.
-pub fn html() -> String {
+pub(super) fn html() -> String {
     page("")
 }
 
 /// The printable snapshot (`/print`): the same page drawn once from
 /// `/state`, with no event stream (a printer or a kiosk's
 /// `--virtual-time-budget` does not wait forever on it).
-pub fn print() -> String {
+pub(super) fn print() -> String {
     page(" data-snapshot=\"1\"")
 }
 

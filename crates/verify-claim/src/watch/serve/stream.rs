@@ -32,7 +32,7 @@ struct Lost {
 }
 
 /// What every request handler needs.
-pub struct Cx {
+pub(super) struct Cx {
     pub hub: Arc<Hub>,
     pub token: Option<String>,
     pub port: u16,
@@ -52,7 +52,7 @@ pub struct Cx {
 
 /// The Content-Security-Policy of every answer: nothing from elsewhere,
 /// scripts and styles only from the tool itself.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 fn respond(rq: Request, status: u16, kind: &str, body: Vec<u8>) {
     rq.respond(
@@ -111,7 +111,7 @@ fn allowed(rq: &Request, query: &str, cx: &Cx) -> bool {
 }
 
 /// Answers one request.
-pub fn handle(rq: Request, cx: &Cx) {
+pub(super) fn handle(rq: Request, cx: &Cx) {
     let url = rq.target.clone();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let path = if cx.desk_only && path == "/" {
