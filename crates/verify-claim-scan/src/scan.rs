@@ -352,7 +352,9 @@ fn too_large(
     );
     let place = cursor.place(at);
     let row = rows.then(|| Draft::unreadable(games, place.line, place, message.clone(), None));
-    (error_at(games, place, at, message), row)
+    let mut unread = error_at(games, place, at, message);
+    unread.unread = true;
+    (unread, row)
 }
 
 /// A game's findings placed in the chunk, each with its board if drawn.
@@ -382,6 +384,7 @@ fn place_findings(
             result: result.to_owned(),
             board: drawn.next().flatten().map(Box::new),
             finding: f,
+            unread: false,
         });
     }
 }
@@ -395,6 +398,7 @@ fn error_at(game: usize, place: Place, offset: usize, message: String) -> Placed
         black: String::new(),
         result: String::new(),
         board: None,
+        unread: false,
         finding: Finding {
             kind: Kind::ParseError,
             ply: 0,

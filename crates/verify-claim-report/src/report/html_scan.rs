@@ -357,6 +357,7 @@ mod tests {
             },
             result: "1-0".into(),
             board: None,
+            unread: false,
         }
     }
 

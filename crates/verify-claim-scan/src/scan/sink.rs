@@ -34,6 +34,9 @@ pub struct Placed {
     /// The position of the finding, when the sink asks for boards.
     #[doc(hidden)]
     pub board: Option<Box<crate::game::board::Board>>,
+    /// The error of a game too large to hold: no chunk holds its text.
+    #[doc(hidden)]
+    pub unread: bool,
 }
 
 /// A finding with its input and its game number in that input: what a
@@ -81,7 +84,7 @@ impl Row<'_> {
     /// Whether this is the error of a game too large to hold, which no
     /// chunk holds (so `--format pgn` cannot write it back).
     pub fn not_read(&self) -> bool {
-        self.kind() == Kind::ParseError && self.message().starts_with(crate::scan::NOT_READ)
+        self.placed.unread
     }
 }
 

@@ -38,6 +38,7 @@ fn placed(game: usize, line: u32, kind: Kind, ply: usize, message: &str) -> Plac
         },
         result: "1-0".into(),
         board: None,
+        unread: false,
     }
 }
 
