@@ -67,19 +67,7 @@ pub struct GameLine {
     pub findings: usize,
 }
 
-/// The tag columns, in their order: the PGN tag each is read from.
-const TAG_NAMES: [&str; 10] = [
-    "Site",
-    "Event",
-    "Date",
-    "Round",
-    "White",
-    "Black",
-    "TimeControl",
-    "ECO",
-    "Termination",
-    "Result",
-];
+/// The tag columns, in their order.
 const SITE: usize = 0;
 const EVENT: usize = 1;
 const DATE: usize = 2;
@@ -90,6 +78,24 @@ const TIME_CONTROL: usize = 6;
 const ECO: usize = 7;
 const TERMINATION: usize = 8;
 const RESULT: usize = 9;
+
+/// The tag column a PGN tag fills, by its name: the one list of them,
+/// for the scan's rows and for rows built by hand.
+fn tag_column(name: &str) -> Option<usize> {
+    Some(match name {
+        "Site" => SITE,
+        "Event" => EVENT,
+        "Date" => DATE,
+        "Round" => ROUND,
+        "White" => WHITE,
+        "Black" => BLACK,
+        "TimeControl" => TIME_CONTROL,
+        "ECO" => ECO,
+        "Termination" => TERMINATION,
+        "Result" => RESULT,
+        _ => return None,
+    })
+}
 
 /// A row's tag texts: each column's span of a buffer, or `None` where the
 /// record has no such tag. The buffer is the chunk's, shared by its rows
@@ -169,7 +175,7 @@ impl GameLine {
     /// the ten of the table), unless it is set already; for rows built by
     /// hand (tests, other readers). Other names are ignored.
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        if let Some(i) = TAG_NAMES.iter().position(|n| *n == name) {
+        if let Some(i) = tag_column(name) {
             let mut buf = String::from(&*self.tags.text);
             set_first(&mut self.tags.spans, &mut buf, i, value);
             self.tags.text = buf.into();
@@ -277,25 +283,12 @@ fn tags(rec: &GameRecord<'_>, row: &mut GameLine, buf: &mut String) {
     let mut elo = [None, None];
     let spans = &mut row.tags.spans;
     for t in &rec.tags {
-        let i = match t.name {
-            "Site" => SITE,
-            "Event" => EVENT,
-            "Date" => DATE,
-            "Round" => ROUND,
-            "White" => WHITE,
-            "Black" => BLACK,
-            "TimeControl" => TIME_CONTROL,
-            "ECO" => ECO,
-            "Termination" => TERMINATION,
-            "Result" => RESULT,
-            "WhiteElo" | "BlackElo" => {
-                let k = usize::from(t.name == "BlackElo");
-                elo[k].get_or_insert(t.value.trim().parse::<i64>().ok());
-                continue;
-            }
-            _ => continue,
-        };
-        set_first(spans, buf, i, &t.value);
+        if let Some(i) = tag_column(t.name) {
+            set_first(spans, buf, i, &t.value);
+        } else if let k @ ("WhiteElo" | "BlackElo") = t.name {
+            let k = usize::from(k == "BlackElo");
+            elo[k].get_or_insert(t.value.trim().parse::<i64>().ok());
+        }
     }
     if let Some(r) = rec.result {
         set_first(spans, buf, RESULT, r.text);
