@@ -13,7 +13,7 @@
 // server (`watching`).
 #![allow(missing_docs)]
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -88,7 +88,7 @@ struct State {
     boards: BTreeMap<String, KeptBoard>,
     versions: u64,
     /// Board id to its recent events (id, record).
-    recent: HashMap<String, VecDeque<(u64, Arc<EventJson>)>>,
+    recent: BTreeMap<String, VecDeque<(u64, Arc<EventJson>)>>,
     closed: bool,
 }
 
@@ -243,12 +243,14 @@ impl Hub {
                 events: s.recent.get(id).map(with_ids).unwrap_or_default(),
             })
             .collect();
-        let other_events = s
+        // In the order they happened, whatever their boards' names.
+        let mut other_events: Vec<WithId<'_>> = s
             .recent
             .iter()
             .filter(|(id, _)| !s.boards.contains_key(*id))
             .flat_map(|(_, r)| with_ids(r))
             .collect();
+        other_events.sort_by_key(|e| e.id);
         to_json(&Snapshot {
             run: &self.run,
             last_event_id: s.next - 1,
@@ -390,6 +392,28 @@ mod tests {
             ]
             .concat()
         );
+    }
+
+    /// Events of no board are listed in the order they happened, whatever
+    /// their files' names (they were in a hash map's order).
+    #[test]
+    fn other_events_in_the_order_they_happened() {
+        let hub = Hub::new("ab12".to_owned());
+        for (i, file) in ["z.pgn#", "a.pgn#", "m.pgn#", "a.pgn#", "q.pgn#"]
+            .into_iter()
+            .enumerate()
+        {
+            hub.push(file, event(i));
+        }
+        let state: serde_json::Value =
+            serde_json::from_str(&hub.snapshot()).expect("/state is JSON");
+        let ids: Vec<u64> = state["other_events"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|e| e["id"].as_u64())
+            .collect();
+        assert_eq!(ids, [1, 2, 3, 4, 5]);
     }
 
     /// An id of another run, or later than any of this run, starts again.
