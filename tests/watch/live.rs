@@ -15,6 +15,11 @@ use super::serve::{games, play, start, stop, temp};
 
 /// The clock events of a run, as they come, until `n` or the bound.
 fn clock_events(w: &super::serve::Watch, n: usize) -> Vec<Value> {
+    events_of(w, &["clock-zero", "flag-fall"], n)
+}
+
+/// The events of these kinds, as they come, until `n` or the bound.
+fn events_of(w: &super::serve::Watch, kinds: &[&str], n: usize) -> Vec<Value> {
     let mut out = Vec::new();
     let end = Instant::now() + Duration::from_secs(15);
     while out.len() < n {
@@ -25,7 +30,7 @@ fn clock_events(w: &super::serve::Watch, n: usize) -> Vec<Value> {
             break;
         };
         let v: Value = serde_json::from_str(&l).unwrap();
-        if matches!(v["kind"].as_str(), Some("clock-zero" | "flag-fall")) {
+        if kinds.iter().any(|k| v["kind"] == *k) {
             out.push(v);
         }
     }
@@ -91,6 +96,43 @@ pub fn a_glitched_clock_reading_is_not_a_flag_fall() {
         "{got:?}"
     );
     assert_eq!(got[1]["article"], "6.9");
+}
+
+/// A writer that writes a move and, in a later write, its `[%clk]`: the
+/// clock is read when it comes (it was never read: the move had been
+/// looked at already). The second write waits until `/state` shows the
+/// move, so the two writes are seen apart.
+pub fn a_clock_written_after_its_move_is_read() {
+    let dir = temp("late-clock");
+    let w = start(&dir, &["--serve", "127.0.0.1:0", "--low-time", "60"]);
+    let file = dir.join("round-1/game-1.pgn");
+    let tags = "[Round \"1.1\"]\n[White \"A\"]\n[Black \"B\"]\n\n";
+    std::fs::write(&file, format!("{tags}1. e4 {{[%clk 00:20:00]}} e5 *\n")).unwrap();
+    let end = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (_, body) = super::serve::get(&w.url, "/state", "");
+        let state: Value = serde_json::from_str(&body).unwrap_or_default();
+        if state["boards"][0]["plies"] == 2 {
+            break;
+        }
+        assert!(
+            Instant::now() < end,
+            "the board never showed 2 plies: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::fs::write(
+        &file,
+        format!("{tags}1. e4 {{[%clk 00:20:00]}} e5 {{[%clk 00:00:50]}} *\n"),
+    )
+    .unwrap();
+    let got = events_of(&w, &["low-time"], 1);
+    stop(w);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        (&got[0]["ply"], &got[0]["side"]),
+        (&2.into(), &"black".into())
+    );
 }
 
 /// `--serve 0.0.0.0:P --token generate` prints URLs another device can

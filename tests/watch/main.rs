@@ -22,8 +22,8 @@ use hostile::{
     slow_heads_get_408_and_leave_room, text_output_escapes_control_bytes,
 };
 use live::{
-    a_glitched_clock_reading_is_not_a_flag_fall, the_printable_snapshot_ends_and_shows_the_boards,
-    the_urls_printed_are_the_machines_addresses,
+    a_clock_written_after_its_move_is_read, a_glitched_clock_reading_is_not_a_flag_fall,
+    the_printable_snapshot_ends_and_shows_the_boards, the_urls_printed_are_the_machines_addresses,
 };
 use page::{
     the_page_follows_a_restarted_watch, the_page_shows_every_board_and_its_alerts_in_chromium,
@@ -565,6 +565,7 @@ crate::verify_claim_tests! {
     text_output_escapes_control_bytes,
     a_folder_too_deep_is_said: [PYTHON],
     a_glitched_clock_reading_is_not_a_flag_fall,
+    a_clock_written_after_its_move_is_read,
     the_urls_printed_are_the_machines_addresses: [HOSTNAME],
     the_printable_snapshot_ends_and_shows_the_boards: [CHROMIUM],
     the_page_follows_a_restarted_watch: [CHROMIUM],

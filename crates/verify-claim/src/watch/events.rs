@@ -284,32 +284,29 @@ impl Board {
             })
         };
         let decided = set(record.tag("Result")) || set(record.result.map(|r| r.text));
-        for p in self.avail.len()..=replay.len() {
-            self.ply::<G>(&replay, rules, cx, p, out);
-            // The warnings of the plies up to this one, in ply order.
-            let input = super::warn::Input {
-                file: cx.file,
-                id: &self.id,
-                bytes: cx.bytes,
-                end: record.end,
-                rules,
-                low_time: cx.low_time,
-                ended: self.ended.as_ref().map(|e| e.ply),
-                decided,
-            };
-            self.warned.plies::<G>(&replay, &input, p, out);
-        }
-        let input = super::warn::Input {
+        // What the warnings read, as the game's end now stands (the id
+        // copied once an update, as `ply` below changes the board).
+        let id = self.id.clone();
+        let input = |ended: &Option<Ended>| super::warn::Input {
             file: cx.file,
-            id: &self.id,
+            id: &id,
             bytes: cx.bytes,
             end: record.end,
             rules,
             low_time: cx.low_time,
-            ended: self.ended.as_ref().map(|e| e.ply),
+            ended: ended.as_ref().map(|e| e.ply),
             decided,
         };
-        self.warned.confirmed_by_result::<G>(&replay, &input, out);
+        // A clock written after the last move seen, before the moves after it.
+        self.warned
+            .late_clock::<G>(&replay, &input(&self.ended), out);
+        for p in self.avail.len()..=replay.len() {
+            self.ply::<G>(&replay, rules, cx, p, out);
+            // The warnings of the plies up to this one, in ply order.
+            self.warned.plies::<G>(&replay, &input(&self.ended), p, out);
+        }
+        self.warned
+            .confirmed_by_result::<G>(&replay, &input(&self.ended), out);
         let look = super::look::of::<G>(&replay, rules, cx.bytes, record.end);
         if look != self.look || self.version == 0 {
             self.look = look;

@@ -149,6 +149,32 @@ fn early_warnings_from_the_board_and_the_clocks() {
     assert_eq!(w.boards[0].look.clock_white, None);
 }
 
+/// A writer may add a move's `[%clk]` in a later write than the move: the
+/// clock is read then, for the last move seen, and said once, before the
+/// moves written after it (it was never read: the ply had been looked at).
+#[test]
+fn a_clock_written_after_its_move_is_read() {
+    let mut w = Watched::new(PathBuf::from("late.pgn"));
+    w.low_time = Some(60.0);
+    let opts = ScanOptions::default();
+    let mut said = |text: &str| -> Vec<(&'static str, usize)> {
+        w.apply(text.as_bytes(), &opts, Encoding::Utf8)
+            .into_iter()
+            .filter(|e| e.kind != EventKind::ClaimAvailable)
+            .map(|e| (e.kind.name(), e.ply))
+            .collect()
+    };
+    assert!(said("1. Nf3 *\n").is_empty());
+    assert_eq!(said("1. Nf3 {[%clk 0:00:50]} *\n"), [("low-time", 1)]);
+    assert!(said("1. Nf3 {[%clk 0:00:50]} *\n").is_empty());
+    // Black's move, then its clock with White's next move in one write.
+    assert!(said("1. Nf3 {[%clk 0:00:50]} Nf6 *\n").is_empty());
+    assert_eq!(
+        said("1. Nf3 {[%clk 0:00:50]} Nf6 {[%clk 0:00:00]} 2. Ng1 {[%clk 0:00:49]} *\n"),
+        [("clock-zero", 2)]
+    );
+}
+
 /// A reading at zero is a flag fall only when confirmed: by a later
 /// reading still at zero, or by the result with no later move by that
 /// player; a later reading above zero was a glitch (issue 39: a DGT

@@ -24,6 +24,9 @@ pub(crate) struct Warned {
     flag: [Option<usize>; 2],
     /// Per side: a reading at zero not confirmed yet.
     zero: [Option<Zero>; 2],
+    /// The last ply looked at, when its move had no `[%clk]` yet: a
+    /// writer may add the comment after the move, in a later write.
+    unclocked: Option<usize>,
 }
 
 /// A clock read at zero: the ply, the reading, the move it followed.
@@ -57,6 +60,9 @@ impl Warned {
     /// The record was changed from ply `from` on.
     pub(crate) fn back_to(&mut self, from: usize) {
         self.done = self.done.min(from + 1);
+        if self.unclocked.is_some_and(|p| p > from) {
+            self.unclocked = None;
+        }
         for z in &mut self.zero {
             if z.as_ref().is_some_and(|z| z.ply > from) {
                 *z = None;
@@ -117,6 +123,23 @@ impl Warned {
             self.clock::<G>(replay, i, p, out);
         }
         self.done = self.done.max(last + 1);
+    }
+
+    /// The clock of the last ply looked at, when it had none then and the
+    /// record now has one after its move (a `[%clk]` written after the
+    /// move, in a later write): said as if it had come with the move.
+    pub(crate) fn late_clock<G: Game>(
+        &mut self,
+        replay: &Replay<G>,
+        i: &Input<'_>,
+        out: &mut Vec<Event>,
+    ) {
+        if let Some(p) = self.unclocked
+            && p < self.done
+            && p <= replay.len()
+        {
+            self.clock::<G>(replay, i, p, out);
+        }
     }
 
     /// A result entered while a reading at zero is its player's last move:
@@ -185,8 +208,10 @@ impl Warned {
         };
         let text = String::from_utf8_lossy(i.bytes.get(from..to.max(from)).unwrap_or_default());
         let Some(clock) = command(&text, "%clk") else {
+            self.unclocked = Some(p);
             return;
         };
+        self.unclocked = None;
         let Some(left) = seconds(&clock) else { return };
         let before = replay.position(p - 1);
         let mover = G::side_to_move(&before);
