@@ -13,7 +13,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3_arrow::{PyRecordBatch, PySchema};
-use verify_claim::{Diagnostic, GameLine, Row, ScanSettings, Source};
+use verify_claim::{Diagnostic, GameLine, GameResult, Kind, Row, ScanSettings, Source};
 
 use crate::batches::ROWS;
 use crate::engine::{Error, Totals, What, unflagged};
@@ -160,8 +160,8 @@ fn values(g: &GameLine) -> [V<'_>; 28] {
         V::S(g.termination()),
         V::S(g.result()),
         i(Some(g.plies)),
-        V::S(g.laws_result),
-        V::S(g.ended_by),
+        V::S(g.laws_result.map(GameResult::name)),
+        V::S(g.ended_by.map(Kind::name)),
         i(g.ended_ply),
         V::B(g.result_agrees),
         i(g.first_threefold_claimable_ply),

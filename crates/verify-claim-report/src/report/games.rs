@@ -6,6 +6,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use super::scan::csv_field;
+use crate::claims::scan::Kind;
+use crate::laws::GameResult;
 use crate::scan::{GameLine, Needs, Row, Sink};
 
 /// The columns, in their order (the CSV header; the JSON objects' keys).
@@ -96,8 +98,8 @@ fn cells(g: &GameLine) -> [Cow<'_, str>; 28] {
         text(g.termination()),
         text(g.result()),
         num(Some(g.plies)),
-        text(g.laws_result),
-        text(g.ended_by),
+        text(g.laws_result.map(GameResult::name)),
+        text(g.ended_by.map(Kind::name)),
         num(g.ended_ply),
         num(g.result_agrees),
         num(g.first_threefold_claimable_ply),

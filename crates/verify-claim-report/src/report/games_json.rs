@@ -11,6 +11,8 @@
 //! floats) is left to serde_json, so the bytes are serde_json's: the test
 //! below compares the two on hostile rows.
 
+use crate::claims::scan::Kind;
+use crate::laws::GameResult;
 use crate::scan::GameLine;
 
 /// Appends `g` as one JSON object (no newline): the bytes
@@ -49,9 +51,9 @@ pub(crate) fn row(out: &mut Vec<u8>, g: &GameLine) {
     key(out, b",\"plies\":");
     int(out, g.plies);
     key(out, b",\"laws_result\":");
-    opt_string(out, g.laws_result);
+    opt_string(out, g.laws_result.map(GameResult::name));
     key(out, b",\"ended_by\":");
-    opt_string(out, g.ended_by);
+    opt_string(out, g.ended_by.map(Kind::name));
     key(out, b",\"ended_ply\":");
     opt_int(out, g.ended_ply);
     key(out, b",\"result_agrees\":");
@@ -161,8 +163,8 @@ mod tests {
         g.white_elo = Some(-5);
         g.black_elo = Some(i64::MAX);
         g.plies = 120;
-        g.laws_result = Some("1/2-1/2");
-        g.ended_by = Some("fivefold");
+        g.laws_result = Some(GameResult::Draw);
+        g.ended_by = Some(Kind::FivefoldRepetition);
         g.ended_ply = Some(0);
         g.result_agrees = Some(false);
         g.first_threefold_claimable_ply = Some(33);

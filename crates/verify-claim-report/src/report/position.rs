@@ -10,7 +10,7 @@ pub struct PositionCheck {
     /// The position, written back in its game's FEN.
     pub fen: String,
     /// Checkmate, stalemate, no moves: the position ends the game as such.
-    pub ending: Option<&'static str>,
+    pub ending: Option<crate::game::Ending>,
     /// Dead (no side can mate), not dead, or `None` undetermined.
     pub dead: Option<bool>,
     /// Each side's chance, with a helpmate where one was found.

@@ -38,9 +38,9 @@ pub struct GameLine {
     /// Plies replayed (up to an illegal or unreadable move).
     pub plies: usize,
     /// The result the Laws give where they ended the game.
-    pub laws_result: Option<&'static str>,
+    pub laws_result: Option<GameResult>,
     /// The finding kind of the rule that ended it (`checkmate`, ...).
-    pub ended_by: Option<&'static str>,
+    pub ended_by: Option<Kind>,
     /// The ply at which it ended.
     pub ended_ply: Option<usize>,
     /// Whether the recorded result is the Laws' (`None`: the Laws did not
@@ -329,8 +329,8 @@ impl Draft {
             game,
             line,
             plies: outcome.plies,
-            laws_result: end.map(|e| e.result.name()),
-            ended_by: end.map(|e| e.kind.name()),
+            laws_result: end.map(|e| e.result),
+            ended_by: end.map(|e| e.kind),
             ended_ply: end.map(|e| e.ply),
             first_threefold_claimable_ply: threefold,
             first_fifty_claimable_ply: fifty,

@@ -71,7 +71,7 @@ fn check<G: Game>(pos: &G::Position, opts: &PositionOptions) -> PositionCheck {
     );
     PositionCheck {
         fen: G::fen(pos),
-        ending: ending.map(|e| e.name()),
+        ending,
         dead: if over { Some(false) } else { check.dead() },
         check,
         side: opts.side,
