@@ -147,6 +147,17 @@ enum Work {
     },
 }
 
+impl Work {
+    /// An input the OS would not give: `cannot read: ` and its error.
+    fn cannot_read(file: Arc<str>, kind: std::io::ErrorKind, e: impl std::fmt::Display) -> Work {
+        Work::Failed {
+            file,
+            kind: DiagnosticKind::Io(kind),
+            message: format!("cannot read: {e}"),
+        }
+    }
+}
+
 /// A worker's panic, as the scan's error: the file and the game.
 #[derive(Debug)]
 pub struct Panicked {
@@ -213,10 +224,6 @@ pub struct Config {
     /// Follow symbolic links met in directories.
     pub follow: bool,
 }
-
-/// How the message of a game too large to hold begins (the `--format pgn`
-/// printer says such a game is not written back).
-pub const NOT_READ: &str = "this game is not read";
 
 /// The most worker threads a scan starts (`Config::jobs` is clamped to it).
 pub const MAX_JOBS: usize = 256;

@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::games::Drafts;
-use super::{Draft, NOT_READ, Placed};
+use super::{Draft, Placed};
 use crate::claims::scan::{Finding, Kind, ScanOptions, scan_record_outcome};
 use crate::diag::{LineCursor, Place};
 use crate::input::chunks::{Chunk, MAX_GAME};
@@ -157,7 +157,7 @@ fn too_large(
     rows: bool,
 ) -> (Placed, Option<Draft>) {
     let message = format!(
-        "{NOT_READ}: {} MiB with no game start after it (a tag line after a \
+        "this game is not read: {} MiB with no game start after it (a tag line after a \
          blank line), over the {} MiB a game may take",
         skipped.bytes >> 20,
         MAX_GAME >> 20

@@ -7,6 +7,7 @@ use crate::claims::scan::Severity;
 use crate::diag::{Diagnostic, Place};
 use crate::output::writing;
 use std::io;
+use std::sync::Arc;
 
 /// Puts the work back in sequence order and hands it to the sink.
 #[derive(Default)]
@@ -201,7 +202,7 @@ impl Order {
 /// Hands over a chunk's game rows, after its findings, numbered in the
 /// input: `base`, the games and lines before the chunk.
 fn hand_rows(
-    file: &str,
+    file: &Arc<str>,
     base: (usize, u32),
     rows: Vec<Draft>,
     sink: &mut dyn Sink,
@@ -210,10 +211,9 @@ fn hand_rows(
         return Ok(());
     }
     // One name for the chunk's rows (a row per game: no copy each).
-    let file: std::sync::Arc<str> = file.into();
     for mut r in rows {
         r.moved(base.0, base.1);
-        sink.game(&r.placed(&file))?;
+        sink.game(&r.placed(file))?;
     }
     Ok(())
 }

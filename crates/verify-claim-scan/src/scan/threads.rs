@@ -11,7 +11,6 @@ use crossbeam_channel::{Receiver, Sender};
 use super::handoff::Live;
 use super::{Analysis, Input, Needs, Work, analyse_chunk};
 use crate::claims::scan::ScanOptions;
-use crate::diag::DiagnosticKind;
 use crate::input::chunks::{Chunk, Chunker};
 use crate::input::open::{Compression, Source, open_source};
 use crate::input::ranges::{Buffers, Ranges};
@@ -54,11 +53,9 @@ impl Producer {
     pub(super) fn run(mut self, items: Vec<Input>) {
         for (input, item) in items.into_iter().enumerate() {
             let more = match item {
-                Input::Walked(Item::Unreadable(p, kind, e)) => self.work(Work::Failed {
-                    file: p.into(),
-                    kind: DiagnosticKind::Io(kind),
-                    message: format!("cannot read: {e}"),
-                }),
+                Input::Walked(Item::Unreadable(p, kind, e)) => {
+                    self.work(Work::cannot_read(p.into(), kind, e))
+                }
                 Input::Walked(Item::Skipped(p, why)) => self.work(Work::Skipped {
                     file: p.into(),
                     message: why,
@@ -111,11 +108,7 @@ impl Producer {
         match open_source(path, Arc::clone(&self.consumed)) {
             Ok(Source::Plain(ranges)) => self.segments(input, file, ranges),
             Ok(Source::Stream(reader)) => self.stream(input, file, reader),
-            Err(e) => self.work(Work::Failed {
-                file,
-                kind: DiagnosticKind::Io(e.kind()),
-                message: format!("cannot read: {e}"),
-            }),
+            Err(e) => self.work(Work::cannot_read(file, e.kind(), e)),
         }
     }
 
@@ -171,11 +164,7 @@ impl Producer {
         });
         match opened {
             Ok(ranges) => self.segments(input, file, ranges),
-            Err(e) => self.work(Work::Failed {
-                file,
-                kind: DiagnosticKind::Io(e.kind()),
-                message: format!("cannot read: {e}"),
-            }),
+            Err(e) => self.work(Work::cannot_read(file, e.kind(), e)),
         }
     }
 
