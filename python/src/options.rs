@@ -8,7 +8,7 @@ use verify_claim::{
     RulesChoice, ScanOptions, ScanSettings, Search, Severity, Side,
 };
 
-use verify_claim::names::{self, Name, Named};
+use verify_claim::names::{self, Named};
 
 use crate::engine::Error;
 
@@ -24,11 +24,7 @@ fn bad(keyword: &str, value: &str, allowed: &[&str]) -> Error {
 /// The value of `keyword`, by the library's name table for `T` (the
 /// names the CLI takes, written once in the library).
 fn pick<T: Named>(keyword: &str, value: &str) -> Result<T, Error> {
-    T::from_name(value).ok_or_else(|| bad(keyword, value, &names_of(T::NAMES)))
-}
-
-fn names_of<T>(table: &[Name<T>]) -> Vec<&'static str> {
-    table.iter().map(|n| n.name).collect()
+    names::parse::<T>(value).map_err(|e| bad(keyword, value, &e.expected))
 }
 
 /// `auto` (`None`: decide by the input) or a value of `T`.

@@ -53,7 +53,7 @@ pub(crate) enum FormatArg {
 /// them into `T`. The names and their help are the library's, written once.
 pub(crate) fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
     PossibleValuesParser::new(possible_values(T::NAMES))
-        .try_map(|text: String| text.parse_named::<T>())
+        .try_map(|text: String| names::parse::<T>(&text))
 }
 
 /// The same with `auto` first: `None` (decide by the input), else a `T`.
@@ -75,15 +75,4 @@ fn possible_values<T>(table: &'static [Name<T>]) -> impl Iterator<Item = Possibl
             None => value,
         }
     })
-}
-
-/// `T::from_name` as a `Result`, for `try_map`.
-trait ParseNamed {
-    fn parse_named<T: Named>(&self) -> Result<T, names::UnknownName>;
-}
-
-impl ParseNamed for String {
-    fn parse_named<T: Named>(&self) -> Result<T, names::UnknownName> {
-        T::from_name(self).ok_or_else(|| names::UnknownName::of(T::NAMES, self))
-    }
 }

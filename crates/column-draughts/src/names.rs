@@ -48,6 +48,13 @@ pub fn lookup<T: Copy>(table: &[Name<T>], text: &str) -> Option<T> {
         .map(|n| n.value)
 }
 
+/// The value of `T` that `text` names, or the error listing its names:
+/// what `FromStr` of a [`named!`](crate::named) enum does, for code
+/// generic over [`Named`].
+pub fn parse<T: Named>(text: &str) -> Result<T, UnknownName> {
+    T::from_name(text).ok_or_else(|| UnknownName::of(T::NAMES, text))
+}
+
 /// The option value that stands for no value of the enum: decide by the
 /// input (`--rules auto`, `--game-type auto`).
 pub const AUTO: &str = "auto";
@@ -57,8 +64,7 @@ pub fn auto_or<T: Named>(text: &str) -> Result<Option<T>, UnknownName> {
     if text == AUTO {
         return Ok(None);
     }
-    T::from_name(text).map(Some).ok_or_else(|| {
-        let mut e = UnknownName::of(T::NAMES, text);
+    parse(text).map(Some).map_err(|mut e| {
         e.expected.insert(0, AUTO);
         e
     })
@@ -167,12 +173,7 @@ macro_rules! named {
         impl ::std::str::FromStr for $ty {
             type Err = $crate::names::UnknownName;
             fn from_str(text: &str) -> ::std::result::Result<Self, Self::Err> {
-                <$ty as $crate::names::Named>::from_name(text).ok_or_else(|| {
-                    $crate::names::UnknownName::of(
-                        <$ty as $crate::names::Named>::NAMES,
-                        text,
-                    )
-                })
+                $crate::names::parse(text)
             }
         }
 

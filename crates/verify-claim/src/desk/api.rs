@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::engine::{self, ClaimInput};
 use super::{Desk, MAX_BODY};
-use crate::names::{self, Named};
+use crate::names;
 use crate::watch::serve::http::Request;
 use crate::{Diagnostic, Edition, Side};
 
@@ -172,10 +172,10 @@ fn sheets(sheets: Vec<String>) -> Result<Vec<String>, String> {
 fn claim_input(b: ClaimBody) -> Result<ClaimInput, String> {
     let claimant = match given(b.claimant).as_deref() {
         None => None,
-        Some(name) => Some(Side::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = Side::NAMES.iter().map(|n| n.name).collect();
-            format!("\"claimant\": {name:?} is not {}", one_of(&names))
-        })?),
+        Some(name) => Some(
+            names::parse::<Side>(name)
+                .map_err(|e| format!("\"claimant\": {name:?} is not {}", one_of(&e.expected)))?,
+        ),
     };
     let rules = match given(b.rules).as_deref() {
         None => None,
