@@ -77,7 +77,7 @@ fn without_times(text: &str) -> String {
 /// Compares `got` with the golden file `name` (or writes it, blessing).
 fn check(name: &str, got: &str, failures: &mut Vec<String>) {
     let path = snapshots().join(name);
-    if std::env::var_os("VERIFY_CLAIM_BLESS").is_some() {
+    if verify_claim_test_support::blessing() {
         std::fs::write(&path, got).unwrap();
         return;
     }

@@ -31,6 +31,30 @@ pub fn required() -> bool {
     std::env::var(REQUIRE).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
+/// The variable that makes the whole-output tests write what they got as
+/// the expected output instead of comparing (`VERIFY_CLAIM_BLESS=1`).
+pub const BLESS: &str = "VERIFY_CLAIM_BLESS";
+
+/// Whether [`BLESS`] is set (to anything but empty or `0`).
+pub fn blessing() -> bool {
+    std::env::var(BLESS).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Asserts that `actual` is the whole `expected` output, the text of
+/// file `name` in `dir`; or, when [`blessing`], writes `actual` there.
+pub fn check_whole(actual: &str, expected: &str, dir: &Path, name: &str) {
+    if blessing() {
+        std::fs::write(dir.join(name), actual).expect("write the expected output");
+        return;
+    }
+    assert_eq!(
+        actual,
+        expected,
+        "{name}: the whole output differs ({BLESS}=1 rewrites {})",
+        dir.join(name).display()
+    );
+}
+
 /// The D3-Chess test vector's positions (`../shared/labels`): one line
 /// each, comments and blank lines left out.
 pub fn d3chess_vectors(shared: &Path) -> Vec<String> {

@@ -74,14 +74,7 @@ use expected;
 /// Asserts that `actual` is the whole expected output, or, under
 /// `VERIFY_CLAIM_BLESS=1`, writes it as the expected output.
 fn check(actual: &str, (expected, name): (&str, &str)) {
-    if std::env::var_os("VERIFY_CLAIM_BLESS").is_some_and(|v| v == "1") {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../verify-claim-report/src/report/whole/expected");
-        std::fs::write(dir.join(name), actual).expect("write the expected output");
-        return;
-    }
-    assert_eq!(
-        actual, expected,
-        "{name}: the whole output differs (VERIFY_CLAIM_BLESS=1 rewrites it)"
-    );
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../verify-claim-report/src/report/whole/expected");
+    verify_claim_test_support::check_whole(actual, expected, &dir, name);
 }
