@@ -6,8 +6,8 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::process::Command;
 
 use verify_claim::{
-    ClaimOptions, DEBUG_PANIC, Diagnostic, DiagnosticKind, PositionOptions, ScanSettings,
-    check_position, decide, decide_file, scan_paths,
+    ClaimOptions, Diagnostic, DiagnosticKind, PositionOptions, ScanSettings, check_position,
+    decide, decide_file, scan_paths,
 };
 
 use crate::common::Scratch;
@@ -77,18 +77,23 @@ fn every_kind_is_set_where_its_diagnostic_is_made() {
     assert_eq!(walked.kind, Io(ErrorKind::NotFound), "{walked}");
 }
 
+/// Deciding a claim on `path` fails with `Io(PermissionDenied)`.
+fn assert_denied(path: &str) {
+    let d = decide_file(path, &ClaimOptions::default()).expect_err("unreadable");
+    assert_eq!(
+        d.kind,
+        DiagnosticKind::Io(ErrorKind::PermissionDenied),
+        "{d}"
+    );
+}
+
 /// A file of mode 000: `Io(PermissionDenied)`. Root reads it anyway, so as
 /// root the test runs itself again as `nobody`.
 #[test]
 fn an_unreadable_file_is_permission_denied() {
     if let Some(path) = std::env::var_os(CHILD) {
         let path = path.to_string_lossy().into_owned();
-        let d = decide_file(&path, &ClaimOptions::default()).expect_err("unreadable");
-        assert_eq!(
-            d.kind,
-            DiagnosticKind::Io(ErrorKind::PermissionDenied),
-            "{d}"
-        );
+        assert_denied(&path);
         eprintln!("checked: permission denied");
         return;
     }
@@ -98,12 +103,7 @@ fn an_unreadable_file_is_permission_denied() {
     let path = dir.file("locked.pgn", b"1. e4 e5 *\n");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     if std::fs::metadata(&path).unwrap().uid() != 0 {
-        let d = decide_file(&path, &ClaimOptions::default()).expect_err("unreadable");
-        assert_eq!(
-            d.kind,
-            DiagnosticKind::Io(ErrorKind::PermissionDenied),
-            "{d}"
-        );
+        assert_denied(&path);
         return;
     }
     use std::os::unix::process::CommandExt;
@@ -121,37 +121,4 @@ fn an_unreadable_file_is_permission_denied() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("checked: permission denied"), "{err}");
-}
-
-/// A worker's panic ends a scan with an item of kind `Panic` (run in a
-/// child: the switch is an environment variable).
-#[test]
-fn a_worker_panic_is_of_kind_panic() {
-    if std::env::var_os(DEBUG_PANIC).is_some() {
-        let path = std::env::var(CHILD).expect("the file");
-        let items: Vec<_> = scan_paths(&[&path], &ScanSettings::default()).collect();
-        let last = items
-            .last()
-            .expect("items")
-            .as_ref()
-            .expect_err("the panic");
-        assert_eq!(last.kind, DiagnosticKind::Panic, "{last}");
-        eprintln!("checked: panic");
-        return;
-    }
-    let dir = Scratch::new("diag-panic");
-    let path = dir.file("p.pgn", b"[Event \"diag-panic-kind\"]\n\n1. e4 e5 *\n");
-    let out = Command::new(std::env::current_exe().expect("the test binary"))
-        .args([
-            "--exact",
-            "diag_kind::a_worker_panic_is_of_kind_panic",
-            "--nocapture",
-        ])
-        .env(DEBUG_PANIC, "diag-panic-kind")
-        .env(CHILD, &path)
-        .output()
-        .expect("the test with the switch");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    assert!(err.contains("checked: panic"), "{err}");
 }

@@ -263,6 +263,7 @@ fn a_panicking_worker_ends_scan_paths_with_an_error_item() {
         "{items:?}"
     );
     let e = last.as_ref().expect_err("the panic last");
+    assert_eq!(e.kind, verify_claim::DiagnosticKind::Panic, "{e}");
     assert_eq!(e.file, path.as_str());
     assert!(e.message.contains("game 3: internal error"), "{e}");
     eprintln!("checked: game 3");
