@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::serve::{get, host, start, stop, temp};
+use super::serve::{get, host, start, stop, temp, until};
 
 /// The number of boards `/state` shows.
 fn boards(url: &str) -> usize {
@@ -23,18 +23,6 @@ fn boards(url: &str) -> usize {
         .ok()
         .and_then(|v| v["boards"].as_array().map(Vec::len))
         .unwrap_or(0)
-}
-
-/// Waits (bounded) until `ok` holds.
-fn until(limit: Duration, mut ok: impl FnMut() -> bool) -> bool {
-    let end = Instant::now() + limit;
-    while Instant::now() < end {
-        if ok() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    ok()
 }
 
 /// How a slow client's connection ended, and when.

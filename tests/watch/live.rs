@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::hostile::stderr_after_ctrl_c;
-use super::serve::{games, play, start, stop, temp};
+use super::serve::{games, get, play, start, stop, temp, until};
 
 /// The clock events of a run, as they come, until `n` or the bound.
 fn clock_events(w: &super::serve::Watch, n: usize) -> Vec<Value> {
@@ -108,19 +108,15 @@ pub fn a_clock_written_after_its_move_is_read() {
     let file = dir.join("round-1/game-1.pgn");
     let tags = "[Round \"1.1\"]\n[White \"A\"]\n[Black \"B\"]\n\n";
     std::fs::write(&file, format!("{tags}1. e4 {{[%clk 00:20:00]}} e5 *\n")).unwrap();
-    let end = Instant::now() + Duration::from_secs(15);
-    loop {
-        let (_, body) = super::serve::get(&w.url, "/state", "");
-        let state: Value = serde_json::from_str(&body).unwrap_or_default();
-        if state["boards"][0]["plies"] == 2 {
-            break;
-        }
-        assert!(
-            Instant::now() < end,
-            "the board never showed 2 plies: {body}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let plies = || {
+        let (_, body) = get(&w.url, "/state", "");
+        serde_json::from_str::<Value>(&body).unwrap_or_default()["boards"][0]["plies"].clone()
+    };
+    assert!(
+        until(Duration::from_secs(15), || plies() == 2),
+        "the board never showed 2 plies: {}",
+        plies()
+    );
     std::fs::write(
         &file,
         format!("{tags}1. e4 {{[%clk 00:20:00]}} e5 {{[%clk 00:00:50]}} *\n"),

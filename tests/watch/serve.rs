@@ -138,6 +138,18 @@ pub(crate) fn start(dir: &Path, extra: &[&str]) -> Watch {
     Watch { child, url, lines }
 }
 
+/// Waits (bounded) until `ok` holds.
+pub(crate) fn until(limit: Duration, mut ok: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + limit;
+    while Instant::now() < end {
+        if ok() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    ok()
+}
+
 pub(crate) fn host(url: &str) -> &str {
     url.trim_start_matches("http://").split('/').next().unwrap()
 }
