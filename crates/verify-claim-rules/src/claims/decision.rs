@@ -15,10 +15,25 @@ pub enum Decision {
     NotValid { reasons: Vec<Reason> },
 }
 
+impl Decision {
+    /// Whether the claim is correct.
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Decision::Valid { .. })
+    }
+
+    /// The grounds, taken (none when not valid).
+    pub fn into_grounds(self) -> Vec<Ground> {
+        match self {
+            Decision::Valid { grounds } => grounds,
+            Decision::NotValid { .. } => Vec::new(),
+        }
+    }
+}
+
 impl Verdict {
     /// Whether the claim is correct.
     pub fn valid(&self) -> bool {
-        matches!(self.decision, Decision::Valid { .. })
+        self.decision.is_valid()
     }
 
     /// Every rule under which the claim is valid (none when it is not).

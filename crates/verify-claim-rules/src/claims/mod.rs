@@ -286,7 +286,7 @@ pub fn decide<G: Game>(
         Vec::new()
     };
     let written_ending = written.as_ref().and_then(|w| G::ending(&w.next));
-    let valid = matches!(decision, Decision::Valid { .. });
+    let valid = decision.is_valid();
     let penalty = (!valid && game_over.is_none() && !wrong_side)
         .then(|| rules.penalty(time, written_move.as_deref(), !wants.0));
     Ok(Verdict {

@@ -134,8 +134,9 @@ impl Warned {
         i: &Input<'_>,
         out: &mut Vec<Event>,
     ) {
+        // Below `done` by construction (set by `clock`, on a ply looked
+        // at); the replay may be shorter now (cut at an illegal move).
         if let Some(p) = self.unclocked
-            && p < self.done
             && p <= replay.len()
         {
             self.clock::<G>(replay, i, p, out);

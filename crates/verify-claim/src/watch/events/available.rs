@@ -38,9 +38,9 @@ impl Board {
             return;
         }
         let mut grounds: Grounds = [None, None];
-        for g in verdict.grounds() {
+        for g in verdict.decision.into_grounds() {
             let i = usize::from(g.rule.is_count());
-            grounds[i].get_or_insert((g.clone(), None));
+            grounds[i].get_or_insert((g, None));
         }
         written_grounds(replay, rules, p, search, &mut grounds);
         let form = |g: &Option<(claims::Ground, Option<String>)>| match g {
@@ -177,10 +177,10 @@ fn written_grounds<G: Game>(
         };
         let rule = [rules.repetition_rule, rules.count_rule][i];
         if let Some(g) = v
-            .grounds()
-            .iter()
+            .decision
+            .into_grounds()
+            .into_iter()
             .find(|g| g.rule == rule && g.form == Form::WrittenMove)
-            .cloned()
         {
             grounds[i] = Some((g, Some(numbered::<G>(pos, &san))));
         }
