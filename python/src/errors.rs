@@ -91,20 +91,6 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The kind's name, as `InputError.kind` gives it.
-pub fn kind_name(kind: DiagnosticKind) -> &'static str {
-    match kind {
-        DiagnosticKind::Io(_) => "io",
-        DiagnosticKind::Syntax => "syntax",
-        DiagnosticKind::IllegalMove => "illegal-move",
-        DiagnosticKind::Option => "option",
-        DiagnosticKind::Limit => "limit",
-        DiagnosticKind::NoGame => "no-game",
-        DiagnosticKind::Panic => "panic",
-        _ => "other",
-    }
-}
-
 /// The exception for an input error of `kind`.
 pub fn input_error(
     py: Python<'_>,
@@ -130,7 +116,7 @@ pub fn input_error(
         e.setattr("line", line)?;
         e.setattr("column", column)?;
         e.setattr("message", &message)?;
-        e.setattr("kind", kind_name(kind))
+        e.setattr("kind", kind.name())
     };
     match made.and_then(|e| set(&e).map(|()| e)) {
         Ok(e) => PyErr::from_value(e),

@@ -82,9 +82,10 @@ pub(crate) enum Command {
 }
 
 /// Whether a first argument names a subcommand: one of `Command`'s, as
-/// clap names them (no second list to keep), or clap's own `help`.
+/// clap's derive names them (no second list to keep, and no need to build
+/// the whole command line to ask), or clap's own `help`.
 fn is_subcommand(a: &str) -> bool {
-    a == "help" || command().get_subcommands().any(|s| s.get_name() == a)
+    a == "help" || <Command as clap::Subcommand>::has_subcommand(a)
 }
 
 /// Inserts `claim` when the first argument is neither a subcommand nor a

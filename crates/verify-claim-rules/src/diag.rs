@@ -65,6 +65,22 @@ pub enum DiagnosticKind {
     Panic,
 }
 
+impl DiagnosticKind {
+    /// The kind's name (`io`, `syntax`, `illegal-move`, `option`, `limit`,
+    /// `no-game`, `panic`): Python's `InputError.kind`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DiagnosticKind::Io(_) => "io",
+            DiagnosticKind::Syntax => "syntax",
+            DiagnosticKind::IllegalMove => "illegal-move",
+            DiagnosticKind::Option => "option",
+            DiagnosticKind::Limit => "limit",
+            DiagnosticKind::NoGame => "no-game",
+            DiagnosticKind::Panic => "panic",
+        }
+    }
+}
+
 /// One problem in one input, with its place when it has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
