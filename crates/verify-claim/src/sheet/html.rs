@@ -39,25 +39,19 @@ pub(super) fn sheets_table(c: &SheetClaim) -> String {
         let disc = rec.discrepancies.iter().any(|d| d.ply == ply);
         let label = rec.ply_label(ply, &best.moves);
         html! {
-            // Opened here, closed after the sheets' cells.
-            (maud::PreEscaped(if disc { "<tr class=\"discrepancy\">" } else { "<tr>" }))
-            td { (Text(label.trim_end_matches(m.as_str()))) } td { (Text(m)) }
+            tr class=[disc.then_some("discrepancy")] {
+                td { (Text(label.trim_end_matches(m.as_str()))) } td { (Text(m)) }
+                @for (sh, col) in best.written.iter().enumerate() {
+                    @let repaired = best.repairs.iter().any(|r| r.ply == ply && r.sheet == sh + 1);
+                    @let text = col.get(p).cloned().flatten().unwrap_or_default();
+                    @if repaired { td.repair { s { (Text(&text)) } " → " (Text(m)) } }
+                    @else if text.is_empty() { td.empty { "—" } }
+                    @else { td { (Text(&text)) } }
+                }
+            }
         }
         .render_to(&mut s);
-        for (sh, col) in best.written.iter().enumerate() {
-            let repaired = best
-                .repairs
-                .iter()
-                .any(|r| r.ply == ply && r.sheet == sh + 1);
-            let text = col.get(p).cloned().flatten().unwrap_or_default();
-            html! {
-                @if repaired { td.repair { s { (Text(&text)) } " → " (Text(m)) } }
-                @else if text.is_empty() { td.empty { "—" } }
-                @else { td { (Text(&text)) } }
-            }
-            .render_to(&mut s);
-        }
-        s.push_str("</tr>\n");
+        s.push('\n');
     }
     s.push_str("</tbody>\n</table>\n</section>\n");
     s
