@@ -53,11 +53,6 @@ pub struct Test {
     pub needs: &'static [Need],
 }
 
-/// Whether a missing need fails the test rather than ignoring it.
-fn required() -> bool {
-    verify_claim_test_support::required()
-}
-
 /// Runs the tests as libtest would, ignoring (or, under `REQUIRE`,
 /// failing) those whose needs are missing. Each need is checked once.
 pub fn run(tests: Vec<Test>) -> std::process::ExitCode {
@@ -77,7 +72,8 @@ pub fn run_with(tests: Vec<Test>, more: Vec<Trial>) -> std::process::ExitCode {
         checked.push((need.what, r.clone()));
         r.err()
     };
-    let require = required();
+    // Whether a missing need fails the test rather than ignoring it.
+    let require = verify_claim_test_support::required();
     let trials = tests
         .into_iter()
         .map(|t| {
